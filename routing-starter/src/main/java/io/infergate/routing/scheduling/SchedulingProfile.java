@@ -1,0 +1,97 @@
+package io.infergate.routing.scheduling;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A named composition: 0..n filters run in order, 0..n weighted scorers, and exactly one picker.
+ */
+public final class SchedulingProfile {
+
+	private final String name;
+
+	private final List<EndpointFilter> filters;
+
+	private final List<WeightedScorer> scorers;
+
+	private final EndpointPicker picker;
+
+	private final double weightSum;
+
+	private final List<DispatchListener> dispatchListeners;
+
+	public SchedulingProfile(String name, List<EndpointFilter> filters, List<WeightedScorer> scorers,
+			EndpointPicker picker) {
+		this.name = Objects.requireNonNull(name, "name");
+		this.filters = List.copyOf(filters);
+		this.scorers = List.copyOf(scorers);
+		this.picker = Objects.requireNonNull(picker, () -> "profile '" + name + "' has no picker");
+		double sum = 0;
+		for (WeightedScorer scorer : this.scorers) {
+			sum += scorer.weight();
+		}
+		this.weightSum = sum;
+		this.dispatchListeners = collectListeners(this.filters, this.scorers, picker);
+	}
+
+	private static List<DispatchListener> collectListeners(List<EndpointFilter> filters,
+			List<WeightedScorer> scorers, EndpointPicker picker) {
+		Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+		List<DispatchListener> listeners = new ArrayList<>();
+		List<Object> plugins = new ArrayList<>(filters);
+		scorers.forEach((scorer) -> plugins.add(scorer.scorer()));
+		plugins.add(picker);
+		for (Object plugin : plugins) {
+			if (plugin instanceof DispatchListener listener && seen.add(plugin)) {
+				listeners.add(listener);
+			}
+		}
+		return List.copyOf(listeners);
+	}
+
+	public String name() {
+		return name;
+	}
+
+	public List<EndpointFilter> filters() {
+		return filters;
+	}
+
+	public List<WeightedScorer> scorers() {
+		return scorers;
+	}
+
+	public EndpointPicker picker() {
+		return picker;
+	}
+
+	/** Σ weights; totals are divided by it so they stay in [0,1]. */
+	public double weightSum() {
+		return weightSum;
+	}
+
+	public List<DispatchListener> dispatchListeners() {
+		return dispatchListeners;
+	}
+
+	@Override
+	public String toString() {
+		return "SchedulingProfile[" + name + "]";
+	}
+
+	/** A scorer and its weight in one profile. */
+	public record WeightedScorer(EndpointScorer scorer, double weight) {
+
+		public WeightedScorer {
+			Objects.requireNonNull(scorer, "scorer");
+			if (!(weight >= 0) || Double.isInfinite(weight)) {
+				throw new IllegalArgumentException(
+						"weight of scorer '" + scorer.name() + "' must be a finite number >= 0, got " + weight);
+			}
+		}
+	}
+}
