@@ -1,0 +1,55 @@
+package io.infergate.gateway.config;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
+import io.infergate.gateway.filter.InferenceRequestFilter;
+import io.infergate.gateway.filter.PoolRouteFilter;
+import io.infergate.gateway.filter.UpstreamRetryFilter;
+import io.infergate.gateway.model.ModelCatalog;
+import io.infergate.gateway.model.ModelProperties;
+import io.infergate.gateway.model.ModelsHandler;
+import io.infergate.gateway.model.ServedModels;
+import io.infergate.routing.pool.EndpointRegistry;
+
+/** The OpenAI request path: model resolution, body parsing, pool routing, retry and errors. */
+@Configuration(proxyBeanMethods = false)
+public class GatewayConfiguration {
+
+	@Bean
+	ServedModels servedModels(EndpointRegistry registry, WebClient.Builder webClient, GatewayProperties properties) {
+		return new ServedModels(registry, webClient, properties.getServedModelsRefreshInterval());
+	}
+
+	@Bean
+	ModelCatalog modelCatalog(ModelProperties models, EndpointRegistry registry, ServedModels served) {
+		return new ModelCatalog(models, registry, served);
+	}
+
+	@Bean
+	ModelsHandler modelsHandler(ModelCatalog catalog) {
+		return new ModelsHandler(catalog);
+	}
+
+	@Bean
+	InferenceRequestFilter inferenceRequestFilter(ModelCatalog catalog, GatewayProperties properties) {
+		return new InferenceRequestFilter(catalog, properties);
+	}
+
+	@Bean
+	PoolRouteFilter poolRouteFilter() {
+		return new PoolRouteFilter();
+	}
+
+	@Bean
+	UpstreamRetryFilter upstreamRetryFilter(GatewayProperties properties) {
+		return new UpstreamRetryFilter(properties.getRetries());
+	}
+
+	@Bean
+	OpenAiErrorWebExceptionHandler openAiErrorWebExceptionHandler(GatewayProperties properties) {
+		return new OpenAiErrorWebExceptionHandler(properties.getMaxBodySize().toBytes());
+	}
+}

@@ -1,0 +1,35 @@
+package io.infergate.gateway.error;
+
+import java.nio.charset.StandardCharsets;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+
+/** Writes {@link OpenAiError}s as complete JSON responses. */
+public final class OpenAiErrorResponses {
+
+	private OpenAiErrorResponses() {
+	}
+
+	/** Writes {@code error} unless the response is already committed, in which case nothing can be said. */
+	public static Mono<Void> write(ServerWebExchange exchange, OpenAiError error) {
+		ServerHttpResponse response = exchange.getResponse();
+		if (response.isCommitted()) {
+			return Mono.empty();
+		}
+		byte[] body = error.toJson().getBytes(StandardCharsets.UTF_8);
+		response.setStatusCode(error.status());
+		response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
+		response.getHeaders().setContentLength(body.length);
+		if (error.status().value() == 413) {
+			// the rest of the body is unread: the connection cannot be reused
+			response.getHeaders().setConnection("close");
+		}
+		DataBuffer buffer = response.bufferFactory().wrap(body);
+		return response.writeWith(Mono.just(buffer));
+	}
+}

@@ -1,0 +1,56 @@
+package io.infergate.gateway.filter;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+
+import io.infergate.gateway.error.OpenAiError;
+import io.infergate.routing.loadbalancer.Dispatch;
+
+/**
+ * The response to an inference request. When the upstream fails in the middle of an SSE stream, the client
+ * gets a final {@code data: {"error": ...}} event and a cleanly ended stream, instead of a cut connection or a
+ * stream that never ends.
+ */
+final class InferenceResponse extends ServerHttpResponseDecorator {
+
+	private static final Log logger = LogFactory.getLog(InferenceResponse.class);
+
+	private final Dispatch dispatch;
+
+	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch) {
+		super(delegate);
+		this.dispatch = dispatch;
+	}
+
+	@Override
+	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body)
+			.onErrorResume((ex) -> isEventStream() ? Flux.just(Mono.just(errorEvent(ex))) : Flux.error(ex));
+		return super.writeAndFlushWith(events);
+	}
+
+	private boolean isEventStream() {
+		MediaType contentType = getHeaders().getContentType();
+		return contentType != null && MediaType.TEXT_EVENT_STREAM.isCompatibleWith(contentType);
+	}
+
+	private DataBuffer errorEvent(Throwable ex) {
+		logger.warn("Upstream " + dispatch.lastEndpoint() + " failed mid-stream: " + ex);
+		OpenAiError error = new OpenAiError(HttpStatus.BAD_GATEWAY,
+				"The model server " + dispatch.lastEndpoint() + " failed while streaming the response.",
+				"server_error", null, "upstream_stream_error");
+		byte[] event = ("data: " + error.toJson() + "\n\n").getBytes(StandardCharsets.UTF_8);
+		return bufferFactory().wrap(event);
+	}
+}

@@ -1,0 +1,41 @@
+package io.infergate.gateway.filter;
+
+import java.net.URI;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.filter.ReactiveLoadBalancerClientFilter;
+import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.core.Ordered;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.loadbalancer.InfergateAttributes;
+
+/**
+ * Points an inference request at its pool, {@code lb://<pool>}, after the route has set its own URL and before
+ * the load balancer reads it: body-based routing with one route for every model.
+ */
+public class PoolRouteFilter implements GlobalFilter, Ordered {
+
+	public static final int ORDER = (RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER
+			+ ReactiveLoadBalancerClientFilter.LOAD_BALANCER_CLIENT_FILTER_ORDER) / 2 + 10;
+
+	@Override
+	public int getOrder() {
+		return ORDER;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		ModelRoute route = exchange.getAttribute(InfergateAttributes.MODEL_ROUTE);
+		if (route != null) {
+			URI target = URI.create("lb://" + route.pool() + exchange.getRequest().getPath().value());
+			exchange.getAttributes().put(ServerWebExchangeUtils.GATEWAY_REQUEST_URL_ATTR, target);
+		}
+		return chain.filter(exchange);
+	}
+}

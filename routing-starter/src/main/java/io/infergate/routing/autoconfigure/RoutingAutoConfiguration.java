@@ -1,0 +1,65 @@
+package io.infergate.routing.autoconfigure;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.client.discovery.ReactiveDiscoveryClient;
+import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
+import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
+import org.springframework.context.annotation.Bean;
+
+import io.infergate.routing.InferenceRouter;
+import io.infergate.routing.loadbalancer.InfergateLoadBalancerClientConfiguration;
+import io.infergate.routing.loadbalancer.PoolEndpointSynchronizer;
+import io.infergate.routing.loadbalancer.PoolInstanceSuppliers;
+import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.scheduling.ProfileResolver;
+import io.infergate.routing.scheduling.Scheduler;
+
+/**
+ * Pools, their endpoints, the router, and Infergate's load balancer for every pool.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(PoolProperties.class)
+@LoadBalancerClients(defaultConfiguration = InfergateLoadBalancerClientConfiguration.class)
+public class RoutingAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	Clock infergateClock() {
+		return Clock.systemUTC();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Scheduler infergateScheduler() {
+		return new Scheduler();
+	}
+
+	@Bean
+	EndpointRegistry endpointRegistry(PoolProperties properties) {
+		return new EndpointRegistry(properties.getPools());
+	}
+
+	@Bean
+	InferenceRouter inferenceRouter(EndpointRegistry registry, ProfileResolver profiles, Scheduler scheduler,
+			Clock clock) {
+		return new InferenceRouter(registry, profiles, scheduler, clock);
+	}
+
+	@Bean
+	PoolEndpointSynchronizer poolEndpointSynchronizer(EndpointRegistry registry, PoolProperties properties,
+			ObjectProvider<ReactiveDiscoveryClient> discovery) {
+		Map<String, ServiceInstanceListSupplier> suppliers = new LinkedHashMap<>();
+		properties.getPools()
+			.forEach((name, pool) -> suppliers.put(name,
+					PoolInstanceSuppliers.forPool(name, pool, discovery.getIfAvailable())));
+		return new PoolEndpointSynchronizer(registry, suppliers);
+	}
+}

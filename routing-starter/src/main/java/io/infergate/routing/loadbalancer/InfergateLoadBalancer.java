@@ -1,0 +1,67 @@
+package io.infergate.routing.loadbalancer;
+
+import java.util.Map;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.client.DefaultServiceInstance;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.loadbalancer.DefaultResponse;
+import org.springframework.cloud.client.loadbalancer.EmptyResponse;
+import org.springframework.cloud.client.loadbalancer.Request;
+import org.springframework.cloud.client.loadbalancer.RequestDataContext;
+import org.springframework.cloud.client.loadbalancer.Response;
+import org.springframework.cloud.loadbalancer.core.ReactorServiceInstanceLoadBalancer;
+
+import io.infergate.routing.InferenceRouter;
+import io.infergate.routing.RoutingOutcome;
+import io.infergate.routing.endpoint.Endpoint;
+
+/**
+ * The Spring Cloud LoadBalancer face of {@link InferenceRouter}, one per pool. It reads the request's
+ * {@link Dispatch} from the exchange attributes, asks the router for an endpoint the request has not tried yet,
+ * and counts the request in flight there. A request that did not come through the gateway's body parser has no
+ * dispatch and gets no instance.
+ */
+public class InfergateLoadBalancer implements ReactorServiceInstanceLoadBalancer {
+
+	private final String pool;
+
+	private final InferenceRouter router;
+
+	public InfergateLoadBalancer(String pool, InferenceRouter router) {
+		this.pool = pool;
+		this.router = router;
+	}
+
+	@Override
+	@SuppressWarnings("rawtypes")
+	public Mono<Response<ServiceInstance>> choose(Request request) {
+		return Mono.fromSupplier(() -> chooseNow(request));
+	}
+
+	@SuppressWarnings("rawtypes")
+	private Response<ServiceInstance> chooseNow(Request request) {
+		if (!(request.getContext() instanceof RequestDataContext context) || context.getClientRequest() == null) {
+			return new EmptyResponse();
+		}
+		Map<String, Object> attributes = context.getClientRequest().getAttributes();
+		if (attributes == null || !(attributes.get(InfergateAttributes.DISPATCH) instanceof Dispatch dispatch)) {
+			return new EmptyResponse();
+		}
+		RoutingOutcome outcome = router.route(dispatch.request(), dispatch.tried());
+		dispatch.recordOutcome(outcome);
+		if (!outcome.hasEndpoint()) {
+			return new EmptyResponse();
+		}
+		Endpoint chosen = outcome.chosen();
+		dispatch.dispatchTo(chosen);
+		return new DefaultResponse(toServiceInstance(chosen));
+	}
+
+	private ServiceInstance toServiceInstance(Endpoint endpoint) {
+		boolean secure = "https".equalsIgnoreCase(endpoint.baseUri().getScheme());
+		return new DefaultServiceInstance(endpoint.id().toString(), pool, endpoint.id().host(), endpoint.id().port(),
+				secure);
+	}
+}

@@ -1,0 +1,81 @@
+package io.infergate.routing.pool;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointId;
+
+/**
+ * One pool's configuration and its current endpoints. The endpoint list is replaced as a whole when discovery
+ * changes it, so readers iterate a stable list without locks.
+ */
+public final class EndpointPool {
+
+	private final String name;
+
+	private final PoolProperties.Pool settings;
+
+	private volatile List<Endpoint> endpoints = List.of();
+
+	public EndpointPool(String name, PoolProperties.Pool settings) {
+		this.name = name;
+		this.settings = settings;
+	}
+
+	public String name() {
+		return name;
+	}
+
+	public PoolProperties.Pool settings() {
+		return settings;
+	}
+
+	public EngineType engine() {
+		return settings.getEngine();
+	}
+
+	public FailureMode failureMode() {
+		return settings.getFailureMode();
+	}
+
+	/** The configured profile name, or {@code null} for the default profile. */
+	public String profileName() {
+		return settings.getProfile();
+	}
+
+	public List<Endpoint> endpoints() {
+		return endpoints;
+	}
+
+	void replaceEndpoints(List<Endpoint> endpoints) {
+		this.endpoints = List.copyOf(endpoints);
+	}
+
+	/** The endpoints that may receive traffic, leaving out {@code excluded} (those a request already tried). */
+	public List<Endpoint> readyEndpoints(Collection<EndpointId> excluded) {
+		List<Endpoint> all = endpoints;
+		List<Endpoint> ready = new ArrayList<>(all.size());
+		for (Endpoint endpoint : all) {
+			if (endpoint.isReady() && !excluded.contains(endpoint.id())) {
+				ready.add(endpoint);
+			}
+		}
+		return ready;
+	}
+
+	public Endpoint endpoint(EndpointId id) {
+		for (Endpoint endpoint : endpoints) {
+			if (endpoint.id().equals(id)) {
+				return endpoint;
+			}
+		}
+		return null;
+	}
+
+	@Override
+	public String toString() {
+		return "EndpointPool[" + name + ", " + endpoints.size() + " endpoints]";
+	}
+}
