@@ -19,8 +19,8 @@ import io.infergate.routing.pool.EndpointRegistry;
 public class GatewayConfiguration {
 
 	@Bean
-	ServedModels servedModels(EndpointRegistry registry, WebClient.Builder webClient, GatewayProperties properties) {
-		return new ServedModels(registry, webClient, properties.getServedModelsRefreshInterval());
+	ServedModels servedModels(EndpointRegistry registry, GatewayProperties properties) {
+		return new ServedModels(registry, WebClient.builder(), properties.getServedModelsRefreshInterval());
 	}
 
 	@Bean

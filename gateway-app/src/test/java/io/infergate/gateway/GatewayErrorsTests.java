@@ -1,0 +1,141 @@
+package io.infergate.gateway;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Flow;
+import java.nio.ByteBuffer;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+
+import io.infergate.gateway.support.Http;
+import io.infergate.routing.scheduling.ProfileResolver;
+import io.infergate.routing.scheduling.SchedulingProfile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Bad input on the API gets an OpenAI-style JSON error with the right status, before any model server is
+ * involved.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "management.server.port=0", "infergate.pools.p.endpoints=http://127.0.0.1:9",
+				"infergate.models.m.pool=p", "infergate.models.m.target-model=base",
+				"infergate.gateway.max-body-size=1MB" })
+class GatewayErrorsTests {
+
+	@LocalServerPort
+	int port;
+
+	private String url(String path) {
+		return "http://127.0.0.1:" + port + path;
+	}
+
+	@Test
+	void malformedJsonIs400() {
+		HttpResponse<String> response = Http.postJson(url("/v1/chat/completions"), "{\"model\":\"m\",");
+
+		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(response.headers().firstValue("content-type")).hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
+		assertThat(response.body()).contains("\"type\":\"invalid_request_error\"").contains("\"code\":\"invalid_json\"");
+	}
+
+	@Test
+	void missingMessagesIs400NamingTheField() {
+		HttpResponse<String> response = Http.postJson(url("/v1/chat/completions"), "{\"model\":\"m\"}");
+
+		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(response.body()).contains("\"param\":\"messages\"");
+	}
+
+	@Test
+	void unknownModelIs404() {
+		HttpResponse<String> response = Http.postJson(url("/v1/chat/completions"), Http.chat("nope", "hi", false, 4));
+
+		assertThat(response.statusCode()).isEqualTo(404);
+		assertThat(response.body()).contains("\"code\":\"model_not_found\"").contains("\"param\":\"model\"");
+	}
+
+	@Test
+	void declaredOversizedBodyIs413WithoutReadingIt() {
+		byte[] body = new byte[2 * 1024 * 1024];
+		HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/completions")))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofByteArray(body))
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(413);
+		assertThat(response.body()).contains("\"code\":\"request_too_large\"");
+	}
+
+	@Test
+	void chunkedOversizedBodyIs413AsItStreamsIn() {
+		// no Content-Length: the limit must hold while the body arrives
+		HttpRequest.BodyPublisher chunked = HttpRequest.BodyPublishers.fromPublisher(
+				HttpRequest.BodyPublishers.ofByteArrays(List.of(new byte[512 * 1024], new byte[512 * 1024],
+						new byte[512 * 1024])));
+		HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/completions")))
+			.header("Content-Type", "application/json")
+			.timeout(Duration.ofSeconds(30))
+			.POST(chunked)
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(413);
+		assertThat(response.body()).contains("\"code\":\"request_too_large\"");
+	}
+
+	@Test
+	void unknownPathIs404Json() {
+		HttpResponse<String> response = Http.get(url("/v1/embeddingz"));
+
+		assertThat(response.statusCode()).isEqualTo(404);
+		assertThat(response.body()).startsWith("{\"error\":").contains("unknown_url");
+	}
+
+	@Test
+	void noReadyEndpointIs503() {
+		HttpResponse<String> response = Http.postJson(url("/v1/chat/completions"), Http.chat("m", "hi", false, 4));
+
+		assertThat(response.statusCode()).isEqualTo(503);
+		assertThat(response.body()).contains("\"type\":\"service_unavailable\"").contains("no ready endpoint");
+		assertThat(response.headers().firstValue("x-infergate-pool")).hasValue("p");
+	}
+
+	@Test
+	void listsConfiguredModels() {
+		HttpResponse<String> response = Http.get(url("/v1/models"));
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"object\":\"list\"").contains("\"id\":\"m\"");
+	}
+
+	@TestConfiguration
+	static class RoundRobinProfile {
+
+		@Bean
+		ProfileResolver profileResolver() {
+			SchedulingProfile first = new SchedulingProfile("first", List.of(), List.of(),
+					new io.infergate.routing.scheduling.EndpointPicker() {
+						@Override
+						public String name() {
+							return "first";
+						}
+
+						@Override
+						public int pick(io.infergate.routing.scheduling.SchedulingCycle cycle,
+								List<io.infergate.routing.endpoint.Endpoint> candidates, double[] totals) {
+							return 0;
+						}
+					});
+			return (name) -> first;
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package io.infergate.gateway.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Blocking HTTP calls for black-box tests against a running gateway or simulator. */
+public final class Http {
+
+	private static final HttpClient CLIENT = HttpClient.newBuilder()
+		.version(HttpClient.Version.HTTP_1_1)
+		.connectTimeout(Duration.ofSeconds(5))
+		.build();
+
+	private Http() {
+	}
+
+	public static HttpClient client() {
+		return CLIENT;
+	}
+
+	public static HttpResponse<String> get(String url) {
+		return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build());
+	}
+
+	public static HttpResponse<String> postJson(String url, String json) {
+		return send(HttpRequest.newBuilder(URI.create(url))
+			.timeout(Duration.ofSeconds(60))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build());
+	}
+
+	public static HttpResponse<String> send(HttpRequest request) {
+		try {
+			return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** A chat completion body with one user message. */
+	public static String chat(String model, String content, boolean stream, int maxTokens) {
+		return "{\"model\":\"" + model + "\",\"stream\":" + stream + ",\"max_tokens\":" + maxTokens
+				+ ",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}]}";
+	}
+}
