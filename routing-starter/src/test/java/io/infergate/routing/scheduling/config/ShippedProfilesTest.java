@@ -1,7 +1,12 @@
 package io.infergate.routing.scheduling.config;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -51,12 +56,46 @@ class ShippedProfilesTest {
 	}
 
 	@Test
+	void applicationFileThatImportsTheShippedProfilesChoosesTheDefaultProfile(@TempDir Path directory)
+			throws IOException {
+		String location = applicationFile(directory, """
+				spring.config.import: classpath:infergate-profiles.yml
+				infergate.scheduling.default-profile: round-robin
+				""");
+
+		try (ConfigurableApplicationContext context = run(new String[0], location)) {
+			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo("round-robin");
+		}
+	}
+
+	@Test
+	void shippedDefinitionsTakePrecedenceOverTheFileThatImportsThem(@TempDir Path directory) throws IOException {
+		String location = applicationFile(directory, """
+				spring.config.import: classpath:infergate-profiles.yml
+				infergate.scheduling.profiles.default.scorers.queue: 5
+				infergate.scheduling.profiles.default.picker: random
+				""");
+
+		try (ConfigurableApplicationContext context = run(new String[0], location)) {
+			SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get("default");
+
+			assertThat(profile.scorers().get(0).weight()).isEqualTo(2.0);
+			assertThat(profile.picker().name()).isEqualTo("max-score");
+		}
+	}
+
+	@Test
 	void invalidConfigurationIsReportedAsItsProblemsNotAStackTrace(CapturedOutput output) {
 		assertThatException()
 			.isThrownBy(() -> run(new String[0], IMPORT, "--infergate.scheduling.profiles.default.scorers.qeue=1"));
 
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("infergate.scheduling.profiles.default.scorers.qeue: unknown scorer 'qeue'; valid scorers:");
+	}
+
+	private static String applicationFile(Path directory, String yaml) throws IOException {
+		Path file = Files.writeString(directory.resolve("application.yml"), yaml);
+		return "--spring.config.location=" + file.toUri();
 	}
 
 	private static ConfigurableApplicationContext run(String[] springProfiles, String... args) {
