@@ -15,6 +15,10 @@ import org.springframework.stereotype.Component;
  * <li>Staleness policy {@code ignore}: keeps every endpoint.</li>
  * </ul>
  * When none remains it returns an empty list; the pool's failure mode then decides what happens to the request.
+ * <p>
+ * Readiness here is the freshness of metrics alone. {@link Endpoint#isReady()}, the scraper's own flag, is not read:
+ * an endpoint whose scrapes fail soon has a stale snapshot, and under {@code ignore} the operator has chosen to route
+ * without fresh metrics.
  */
 @Component
 public final class ReadyFilter extends RetainingFilter {
