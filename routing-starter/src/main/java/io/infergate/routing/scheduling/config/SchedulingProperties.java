@@ -1,0 +1,90 @@
+package io.infergate.routing.scheduling.config;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.validation.constraints.NotBlank;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Scheduling profiles, under {@code infergate.scheduling}:
+ * <pre>
+ * infergate:
+ *   scheduling:
+ *     default-profile: default
+ *     profiles:
+ *       default:
+ *         filters: [ready, saturation]
+ *         scorers: {queue: 2, kv-cache: 2}
+ *         picker: max-score
+ * </pre>
+ * Names are checked against the plugin beans by {@link SchedulingProfiles} at startup.
+ */
+@Validated
+@ConfigurationProperties("infergate.scheduling")
+public class SchedulingProperties {
+
+	/** The profile of every pool that names none. */
+	@NotBlank
+	private String defaultProfile = "default";
+
+	/** Profiles by name. */
+	private Map<String, Profile> profiles = new LinkedHashMap<>();
+
+	public String getDefaultProfile() {
+		return defaultProfile;
+	}
+
+	public void setDefaultProfile(String defaultProfile) {
+		this.defaultProfile = defaultProfile;
+	}
+
+	public Map<String, Profile> getProfiles() {
+		return profiles;
+	}
+
+	public void setProfiles(Map<String, Profile> profiles) {
+		this.profiles = profiles;
+	}
+
+	/** One profile: filters in order, weighted scorers, one picker. */
+	public static class Profile {
+
+		/** Filter names, run in this order. */
+		private List<String> filters = new ArrayList<>();
+
+		/** Scorer names and their weights (finite, >= 0). */
+		private Map<String, Double> scorers = new LinkedHashMap<>();
+
+		/** The picker's name. */
+		private String picker;
+
+		public List<String> getFilters() {
+			return filters;
+		}
+
+		public void setFilters(List<String> filters) {
+			this.filters = filters;
+		}
+
+		public Map<String, Double> getScorers() {
+			return scorers;
+		}
+
+		public void setScorers(Map<String, Double> scorers) {
+			this.scorers = scorers;
+		}
+
+		public String getPicker() {
+			return picker;
+		}
+
+		public void setPicker(String picker) {
+			this.picker = picker;
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package io.infergate.routing.scheduling.decision;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.SchedulingCycle;
+import io.infergate.routing.scheduling.SchedulingProfile;
+import io.infergate.routing.scheduling.SchedulingResult;
+
+/**
+ * One scheduling decision as the dashboard and {@code /actuator/inference} show it.
+ *
+ * @param time the decision's time ({@link SchedulingCycle#nowMillis()})
+ * @param pool the request's pool
+ * @param model the model the client asked for
+ * @param adapter the LoRA adapter, or {@code null}
+ * @param profile the profile's name, or {@code null} when scheduling failed before one was resolved
+ * @param chosen the chosen endpoint's {@code host:port}, or {@code null}
+ * @param outcome how the decision ended
+ * @param candidateCount endpoints left after the filters
+ * @param durationNanos time spent scheduling
+ * @param scores per candidate after the filters, in order: each scorer's raw score and the weighted total; empty
+ * when the filters left none or the scores were not kept
+ */
+public record DecisionRecord(Instant time, String pool, String model, String adapter, String profile, String chosen,
+		DecisionOutcome outcome, int candidateCount, long durationNanos, List<EndpointScores> scores) {
+
+	public DecisionRecord {
+		scores = List.copyOf(scores);
+	}
+
+	/**
+	 * One candidate's scores.
+	 *
+	 * @param endpoint {@code host:port}
+	 * @param scores raw score in [0,1] by scorer name, in the profile's order
+	 * @param total the weighted total, Σ(weight·score)/Σweight
+	 */
+	public record EndpointScores(String endpoint, Map<String, Double> scores, double total) {
+
+		public EndpointScores {
+			scores = Collections.unmodifiableMap(new LinkedHashMap<>(scores));
+		}
+	}
+
+	/** The record of {@code result}, with {@code chosen} as the endpoint the request went to. */
+	static DecisionRecord of(SchedulingCycle cycle, SchedulingResult result, DecisionOutcome outcome,
+			Endpoint chosen) {
+		InferenceRequest request = cycle.request();
+		return new DecisionRecord(Instant.ofEpochMilli(cycle.nowMillis()), request.pool(),
+				request.requestedModel(), request.adapter(), result.profile().name(),
+				chosen == null ? null : chosen.id().toString(), outcome, result.candidates().size(),
+				result.durationNanos(), scores(result));
+	}
+
+	/** The record of a decision that threw. */
+	static DecisionRecord ofError(SchedulingCycle cycle, SchedulingProfile profile, long durationNanos) {
+		InferenceRequest request = cycle.request();
+		return new DecisionRecord(Instant.ofEpochMilli(cycle.nowMillis()), request.pool(),
+				request.requestedModel(), request.adapter(), profile == null ? null : profile.name(), null,
+				DecisionOutcome.ERROR, 0, durationNanos, List.of());
+	}
+
+	private static List<EndpointScores> scores(SchedulingResult result) {
+		double[][] raw = result.rawScores();
+		List<Endpoint> candidates = result.candidates();
+		if (raw == null || candidates.isEmpty()) {
+			return List.of();
+		}
+		List<SchedulingProfile.WeightedScorer> scorers = result.profile().scorers();
+		List<EndpointScores> scores = new ArrayList<>(candidates.size());
+		for (int i = 0; i < candidates.size(); i++) {
+			Map<String, Double> byScorer = new LinkedHashMap<>();
+			for (int k = 0; k < scorers.size(); k++) {
+				byScorer.put(scorers.get(k).scorer().name(), raw[k][i]);
+			}
+			scores.add(new EndpointScores(candidates.get(i).id().toString(), byScorer, result.totals()[i]));
+		}
+		return scores;
+	}
+}

@@ -1,0 +1,51 @@
+package io.infergate.routing.scheduling.filter;
+
+import java.util.List;
+
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointMetrics;
+import io.infergate.routing.endpoint.EndpointSnapshot;
+import io.infergate.routing.scheduling.SchedulingCycle;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code lora-affinity}: when the request names a LoRA adapter, keeps the endpoints that are running that adapter
+ * or have a free adapter slot ({@link EndpointMetrics#hasFreeAdapterSlot()}), so the request neither waits for an
+ * adapter swap nor evicts one. Endpoints without a snapshot are dropped.
+ * <p>
+ * Keeps every candidate when the request has no adapter, and when no candidate qualifies (the adapter must then be
+ * loaded somewhere; the {@code lora-affinity} scorer still ranks where).
+ */
+@Component
+public final class LoraAffinityFilter extends RetainingFilter {
+
+	public static final String NAME = "lora-affinity";
+
+	public LoraAffinityFilter() {
+		super(true);
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public List<Endpoint> filter(SchedulingCycle cycle, List<Endpoint> candidates) {
+		if (!cycle.request().hasAdapter()) {
+			return candidates;
+		}
+		return super.filter(cycle, candidates);
+	}
+
+	@Override
+	boolean keeps(SchedulingCycle cycle, Endpoint endpoint) {
+		EndpointSnapshot snapshot = endpoint.snapshot();
+		if (snapshot == null) {
+			return false;
+		}
+		EndpointMetrics metrics = snapshot.metrics();
+		return metrics.runningAdapters().contains(cycle.request().adapter()) || metrics.hasFreeAdapterSlot();
+	}
+}

@@ -1,0 +1,52 @@
+package io.infergate.routing.scheduling.picker;
+
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.scheduling.EndpointPicker;
+import io.infergate.routing.scheduling.SchedulingCycle;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code max-score}: picks the candidate with the highest total. Candidates tied at the highest total (exactly
+ * equal) are chosen among uniformly at random, in one pass (reservoir sampling over the ties: the k-th tie found
+ * replaces the current choice with probability 1/k). Randomness from {@link SchedulingCycle#random()}. No
+ * parameters.
+ */
+@Component
+public final class MaxScorePicker implements EndpointPicker {
+
+	public static final String NAME = "max-score";
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public int pick(SchedulingCycle cycle, List<Endpoint> candidates, double[] totals) {
+		int n = candidates.size();
+		int best = 0;
+		int ties = 1;
+		RandomGenerator random = null;
+		for (int i = 1; i < n; i++) {
+			double total = totals[i];
+			if (total > totals[best]) {
+				best = i;
+				ties = 1;
+			}
+			else if (total == totals[best]) {
+				ties++;
+				if (random == null) {
+					random = cycle.random();
+				}
+				if (random.nextInt(ties) == 0) {
+					best = i;
+				}
+			}
+		}
+		return best;
+	}
+}

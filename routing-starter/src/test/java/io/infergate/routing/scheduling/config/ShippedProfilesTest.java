@@ -1,0 +1,114 @@
+package io.infergate.routing.scheduling.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.infergate.routing.scheduling.SchedulingProfile;
+import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/** The profiles shipped in {@code infergate-profiles.yml}, imported the way the gateway imports them. */
+@ExtendWith(OutputCaptureExtension.class)
+class ShippedProfilesTest {
+
+	private static final String IMPORT = "--spring.config.import=classpath:infergate-profiles.yml";
+
+	@Test
+	void defaultProfileIsDefaultWithLlmDsWeights() {
+		try (ConfigurableApplicationContext context = run(new String[0], IMPORT)) {
+			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
+			SchedulingProfile profile = profiles.defaultProfile();
+
+			assertThat(profiles.names()).containsExactly("default", "load-only", "least-request", "round-robin",
+					"random");
+			assertThat(profile.name()).isEqualTo("default");
+			assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("ready", "saturation");
+			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
+				.containsExactly("queue=2.0", "kv-cache=2.0");
+			assertThat(profile.picker().name()).isEqualTo("max-score");
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "load-only", "least-request", "round-robin", "random" })
+	void springProfileOfTheSameNameBecomesTheDefault(String name) {
+		try (ConfigurableApplicationContext context = run(new String[] { name }, IMPORT)) {
+			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo(name);
+		}
+	}
+
+	@Test
+	void applicationFileThatImportsTheShippedProfilesChoosesTheDefaultProfile(@TempDir Path directory)
+			throws IOException {
+		String location = applicationFile(directory, """
+				spring.config.import: classpath:infergate-profiles.yml
+				infergate.scheduling.default-profile: round-robin
+				""");
+
+		try (ConfigurableApplicationContext context = run(new String[0], location)) {
+			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo("round-robin");
+		}
+	}
+
+	@Test
+	void shippedDefinitionsTakePrecedenceOverTheFileThatImportsThem(@TempDir Path directory) throws IOException {
+		String location = applicationFile(directory, """
+				spring.config.import: classpath:infergate-profiles.yml
+				infergate.scheduling.profiles.default.scorers.queue: 5
+				infergate.scheduling.profiles.default.picker: random
+				""");
+
+		try (ConfigurableApplicationContext context = run(new String[0], location)) {
+			SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get("default");
+
+			assertThat(profile.scorers().get(0).weight()).isEqualTo(2.0);
+			assertThat(profile.picker().name()).isEqualTo("max-score");
+		}
+	}
+
+	@Test
+	void invalidConfigurationIsReportedAsItsProblemsNotAStackTrace(CapturedOutput output) {
+		assertThatException()
+			.isThrownBy(() -> run(new String[0], IMPORT, "--infergate.scheduling.profiles.default.scorers.qeue=1"));
+
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("infergate.scheduling.profiles.default.scorers.qeue: unknown scorer 'qeue'; valid scorers:");
+	}
+
+	private static String applicationFile(Path directory, String yaml) throws IOException {
+		Path file = Files.writeString(directory.resolve("application.yml"), yaml);
+		return "--spring.config.location=" + file.toUri();
+	}
+
+	private static ConfigurableApplicationContext run(String[] springProfiles, String... args) {
+		SpringApplication application = new SpringApplicationBuilder(Application.class)
+			.web(WebApplicationType.NONE)
+			.profiles(springProfiles)
+			.build();
+		return application.run(args);
+	}
+
+	@SpringBootConfiguration
+	@ImportAutoConfiguration(SchedulingAutoConfiguration.class)
+	static class Application {
+
+	}
+}
