@@ -5,20 +5,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Flow;
-import java.nio.ByteBuffer;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.routing.scheduling.ProfileResolver;
-import io.infergate.routing.scheduling.SchedulingProfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -115,27 +108,5 @@ class GatewayErrorsTests {
 
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).contains("\"object\":\"list\"").contains("\"id\":\"m\"");
-	}
-
-	@TestConfiguration
-	static class RoundRobinProfile {
-
-		@Bean
-		ProfileResolver profileResolver() {
-			SchedulingProfile first = new SchedulingProfile("first", List.of(), List.of(),
-					new io.infergate.routing.scheduling.EndpointPicker() {
-						@Override
-						public String name() {
-							return "first";
-						}
-
-						@Override
-						public int pick(io.infergate.routing.scheduling.SchedulingCycle cycle,
-								List<io.infergate.routing.endpoint.Endpoint> candidates, double[] totals) {
-							return 0;
-						}
-					});
-			return (name) -> first;
-		}
 	}
 }

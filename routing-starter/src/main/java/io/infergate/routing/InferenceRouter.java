@@ -22,6 +22,7 @@ import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.SchedulingResult;
+import io.infergate.routing.scheduling.decision.DecisionRecorder;
 
 /**
  * Chooses the endpoint for one request: takes the pool's ready endpoints, runs the pool's scheduling profile over
@@ -40,20 +41,27 @@ public final class InferenceRouter {
 
 	private final Scheduler scheduler;
 
+	private final DecisionRecorder decisions;
+
 	private final InstantSource clock;
 
 	private final Supplier<RandomGenerator> random;
 
 	public InferenceRouter(EndpointRegistry registry, ProfileResolver profiles, Scheduler scheduler,
-			InstantSource clock) {
-		this(registry, profiles, scheduler, clock, ThreadLocalRandom::current);
+			DecisionRecorder decisions, InstantSource clock) {
+		this(registry, profiles, scheduler, decisions, clock, ThreadLocalRandom::current);
 	}
 
+	/**
+	 * @param random the randomness of pickers and of fail-open picks: the bench harness passes one seeded
+	 * generator so its runs repeat
+	 */
 	public InferenceRouter(EndpointRegistry registry, ProfileResolver profiles, Scheduler scheduler,
-			InstantSource clock, Supplier<RandomGenerator> random) {
+			DecisionRecorder decisions, InstantSource clock, Supplier<RandomGenerator> random) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.scheduler = scheduler;
+		this.decisions = decisions;
 		this.clock = clock;
 		this.random = random;
 	}
@@ -74,12 +82,15 @@ public final class InferenceRouter {
 		}
 		SchedulingProfile profile = profiles.resolve(pool.profileName());
 		RandomGenerator randomGenerator = random.get();
-		SchedulingCycle cycle = new SchedulingCycle(request, clock.millis(), randomGenerator, false);
+		SchedulingCycle cycle = new SchedulingCycle(request, clock.millis(), randomGenerator,
+				decisions.shouldRecord());
 		SchedulingResult result = null;
 		String failure;
+		long start = System.nanoTime();
 		try {
 			result = scheduler.schedule(profile, cycle, ready);
 			if (result.hasPick()) {
+				decisions.record(cycle, result);
 				return new RoutingOutcome(Status.PICKED, result.chosen(), result, null);
 			}
 			failure = "profile '" + profile.name() + "' left no candidate among " + ready.size()
@@ -89,10 +100,18 @@ public final class InferenceRouter {
 			logger.warn("Scheduling in pool '" + pool.name() + "' failed", ex);
 			failure = "scheduling failed: " + ex.getMessage();
 		}
-		if (pool.failureMode() == FailureMode.FAIL_OPEN) {
-			Endpoint any = ready.get(randomGenerator.nextInt(ready.size()));
-			return new RoutingOutcome(Status.FAILED_OPEN, any, result, failure);
+		Endpoint failedOpen = (pool.failureMode() == FailureMode.FAIL_OPEN)
+				? ready.get(randomGenerator.nextInt(ready.size())) : null;
+		if (result == null) {
+			decisions.recordError(cycle, profile, System.nanoTime() - start);
 		}
-		return new RoutingOutcome(Status.REJECTED, null, result, failure);
+		else if (failedOpen != null) {
+			decisions.recordFailedOpen(cycle, result, failedOpen);
+		}
+		else {
+			decisions.record(cycle, result);
+		}
+		return (failedOpen != null) ? new RoutingOutcome(Status.FAILED_OPEN, failedOpen, result, failure)
+				: new RoutingOutcome(Status.REJECTED, null, result, failure);
 	}
 }

@@ -6,7 +6,6 @@ import java.util.Map;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.client.discovery.ReactiveDiscoveryClient;
 import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
@@ -21,26 +20,16 @@ import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.Scheduler;
+import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
+import io.infergate.routing.scheduling.decision.DecisionRecorder;
 
 /**
  * Pools, their endpoints, the router, and Infergate's load balancer for every pool.
  */
-@AutoConfiguration
+@AutoConfiguration(after = SchedulingAutoConfiguration.class)
 @EnableConfigurationProperties(PoolProperties.class)
 @LoadBalancerClients(defaultConfiguration = InfergateLoadBalancerClientConfiguration.class)
 public class RoutingAutoConfiguration {
-
-	@Bean
-	@ConditionalOnMissingBean
-	Clock infergateClock() {
-		return Clock.systemUTC();
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	Scheduler infergateScheduler() {
-		return new Scheduler();
-	}
 
 	@Bean
 	EndpointRegistry endpointRegistry(PoolProperties properties) {
@@ -49,8 +38,8 @@ public class RoutingAutoConfiguration {
 
 	@Bean
 	InferenceRouter inferenceRouter(EndpointRegistry registry, ProfileResolver profiles, Scheduler scheduler,
-			Clock clock) {
-		return new InferenceRouter(registry, profiles, scheduler, clock);
+			DecisionRecorder decisions, Clock clock) {
+		return new InferenceRouter(registry, profiles, scheduler, decisions, clock);
 	}
 
 	@Bean

@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.SchedulingPlugin;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
@@ -25,7 +26,7 @@ import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
  * with the same name, an unknown filter, scorer or picker name (with the valid names of that kind), a missing
  * picker, a missing, negative, infinite or NaN weight, or a default profile that is not defined.
  */
-public final class SchedulingProfiles {
+public final class SchedulingProfiles implements ProfileResolver {
 
 	private static final String PREFIX = "infergate.scheduling";
 
@@ -53,8 +54,7 @@ public final class SchedulingProfiles {
 		}
 		else if (!properties.getProfiles().containsKey(defaultName)) {
 			problems.add(PREFIX + ".default-profile: profile '" + defaultName + "' is not defined; defined profiles: "
-					+ names(properties.getProfiles())
-					+ " (the shipped profiles come with spring.config.import=classpath:infergate-profiles.yml)");
+					+ names(properties.getProfiles()));
 		}
 		if (!problems.isEmpty()) {
 			throw new SchedulingConfigurationException(problems);

@@ -25,15 +25,13 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
-/** The profiles shipped in {@code infergate-profiles.yml}, imported the way the gateway imports them. */
+/** The profiles shipped in {@code infergate-profiles.yml}, present in every application that uses the starter. */
 @ExtendWith(OutputCaptureExtension.class)
 class ShippedProfilesTest {
 
-	private static final String IMPORT = "--spring.config.import=classpath:infergate-profiles.yml";
-
 	@Test
 	void defaultProfileIsDefaultWithLlmDsWeights() {
-		try (ConfigurableApplicationContext context = run(new String[0], IMPORT)) {
+		try (ConfigurableApplicationContext context = run(new String[0])) {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 			SchedulingProfile profile = profiles.defaultProfile();
 
@@ -50,16 +48,14 @@ class ShippedProfilesTest {
 	@ParameterizedTest
 	@ValueSource(strings = { "load-only", "least-request", "round-robin", "random" })
 	void springProfileOfTheSameNameBecomesTheDefault(String name) {
-		try (ConfigurableApplicationContext context = run(new String[] { name }, IMPORT)) {
+		try (ConfigurableApplicationContext context = run(new String[] { name })) {
 			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo(name);
 		}
 	}
 
 	@Test
-	void applicationFileThatImportsTheShippedProfilesChoosesTheDefaultProfile(@TempDir Path directory)
-			throws IOException {
+	void applicationFileChoosesTheDefaultProfile(@TempDir Path directory) throws IOException {
 		String location = applicationFile(directory, """
-				spring.config.import: classpath:infergate-profiles.yml
 				infergate.scheduling.default-profile: round-robin
 				""");
 
@@ -69,9 +65,8 @@ class ShippedProfilesTest {
 	}
 
 	@Test
-	void shippedDefinitionsTakePrecedenceOverTheFileThatImportsThem(@TempDir Path directory) throws IOException {
+	void applicationFileOverridesShippedDefinitions(@TempDir Path directory) throws IOException {
 		String location = applicationFile(directory, """
-				spring.config.import: classpath:infergate-profiles.yml
 				infergate.scheduling.profiles.default.scorers.queue: 5
 				infergate.scheduling.profiles.default.picker: random
 				""");
@@ -79,15 +74,16 @@ class ShippedProfilesTest {
 		try (ConfigurableApplicationContext context = run(new String[0], location)) {
 			SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get("default");
 
-			assertThat(profile.scorers().get(0).weight()).isEqualTo(2.0);
-			assertThat(profile.picker().name()).isEqualTo("max-score");
+			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
+				.containsExactly("queue=5.0", "kv-cache=2.0");
+			assertThat(profile.picker().name()).isEqualTo("random");
 		}
 	}
 
 	@Test
 	void invalidConfigurationIsReportedAsItsProblemsNotAStackTrace(CapturedOutput output) {
 		assertThatException()
-			.isThrownBy(() -> run(new String[0], IMPORT, "--infergate.scheduling.profiles.default.scorers.qeue=1"));
+			.isThrownBy(() -> run(new String[0], "--infergate.scheduling.profiles.default.scorers.qeue=1"));
 
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("infergate.scheduling.profiles.default.scorers.qeue: unknown scorer 'qeue'; valid scorers:");
