@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.client.discovery.ReactiveDiscoveryClient;
@@ -13,6 +14,9 @@ import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.context.annotation.Bean;
 
 import io.infergate.routing.InferenceRouter;
+import io.infergate.routing.actuate.InferenceEndpoint;
+import io.infergate.routing.actuate.InferencePoolsHealthIndicator;
+import io.infergate.routing.actuate.ReadinessProperties;
 import io.infergate.routing.loadbalancer.InfergateLoadBalancerClientConfiguration;
 import io.infergate.routing.loadbalancer.PoolEndpointSynchronizer;
 import io.infergate.routing.loadbalancer.PoolInstanceSuppliers;
@@ -21,13 +25,15 @@ import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
+import io.infergate.routing.scheduling.saturation.SaturationDetector;
 
 /**
  * Pools, their endpoints, the router, and Infergate's load balancer for every pool.
  */
 @AutoConfiguration(after = SchedulingAutoConfiguration.class)
-@EnableConfigurationProperties(PoolProperties.class)
+@EnableConfigurationProperties({ PoolProperties.class, ReadinessProperties.class })
 @LoadBalancerClients(defaultConfiguration = InfergateLoadBalancerClientConfiguration.class)
 public class RoutingAutoConfiguration {
 
@@ -50,5 +56,18 @@ public class RoutingAutoConfiguration {
 			.forEach((name, pool) -> suppliers.put(name,
 					PoolInstanceSuppliers.forPool(name, pool, discovery.getIfAvailable())));
 		return new PoolEndpointSynchronizer(registry, suppliers);
+	}
+
+	@Bean
+	@ConditionalOnAvailableEndpoint
+	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
+			DecisionRecorder decisions, SaturationDetector saturation, Clock clock) {
+		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock);
+	}
+
+	@Bean
+	InferencePoolsHealthIndicator inferencePoolsHealthIndicator(EndpointRegistry registry,
+			SaturationDetector saturation, Clock clock, ReadinessProperties readiness) {
+		return new InferencePoolsHealthIndicator(registry, saturation, clock, readiness.isRequireFreshEndpoints());
 	}
 }

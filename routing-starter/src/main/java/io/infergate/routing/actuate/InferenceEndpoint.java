@@ -1,0 +1,90 @@
+package io.infergate.routing.actuate;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+import io.infergate.routing.endpoint.EndpointMetrics;
+import io.infergate.routing.endpoint.EndpointSnapshot;
+import io.infergate.routing.pool.EndpointPool;
+import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.routing.scheduling.decision.DecisionRecord;
+import io.infergate.routing.scheduling.decision.DecisionRecorder;
+import io.infergate.routing.scheduling.saturation.SaturationDetector;
+
+/**
+ * {@code /actuator/inference}: every pool with its endpoints' latest metrics (their age, and whether they are
+ * stale under the saturation detector's threshold) and the gateway's in-flight counts, then the most recent
+ * scheduling decisions, newest first.
+ */
+@Endpoint(id = "inference")
+public class InferenceEndpoint {
+
+	private final EndpointRegistry registry;
+
+	private final SchedulingProfiles profiles;
+
+	private final DecisionRecorder decisions;
+
+	private final SaturationDetector saturation;
+
+	private final Clock clock;
+
+	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
+			SaturationDetector saturation, Clock clock) {
+		this.registry = registry;
+		this.profiles = profiles;
+		this.decisions = decisions;
+		this.saturation = saturation;
+		this.clock = clock;
+	}
+
+	@ReadOperation
+	public InferenceReport inference() {
+		long now = clock.millis();
+		List<InferenceReport.Pool> pools = new ArrayList<>();
+		for (EndpointPool pool : registry.pools()) {
+			List<InferenceReport.Endpoint> endpoints = new ArrayList<>();
+			for (io.infergate.routing.endpoint.Endpoint endpoint : pool.endpoints()) {
+				endpoints.add(new InferenceReport.Endpoint(endpoint.id().toString(), endpoint.isReady(),
+						metrics(endpoint, now),
+						new InferenceReport.InFlight(endpoint.inFlightRequests(), endpoint.inFlightTokens())));
+			}
+			pools.add(new InferenceReport.Pool(pool.name(), pool.engine().configName(),
+					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), endpoints));
+		}
+		List<InferenceReport.Decision> recent = new ArrayList<>();
+		for (DecisionRecord record : decisions.recent()) {
+			recent.add(decision(record));
+		}
+		return new InferenceReport(pools, recent);
+	}
+
+	private InferenceReport.Metrics metrics(io.infergate.routing.endpoint.Endpoint endpoint, long now) {
+		EndpointSnapshot snapshot = endpoint.snapshot();
+		if (snapshot == null) {
+			return null;
+		}
+		EndpointMetrics metrics = snapshot.metrics();
+		return new InferenceReport.Metrics(metrics.waitingRequests(), metrics.runningRequests(),
+				metrics.kvCacheUsage(), metrics.blockSize(), metrics.numGpuBlocks(), metrics.maxLoras(),
+				metrics.runningAdapters().stream().sorted().toList(),
+				metrics.waitingAdapters().stream().sorted().toList(), snapshot.ageMillis(now),
+				saturation.isStale(endpoint, now));
+	}
+
+	private static InferenceReport.Decision decision(DecisionRecord record) {
+		Map<String, InferenceReport.EndpointScores> scores = new LinkedHashMap<>();
+		for (DecisionRecord.EndpointScores endpoint : record.scores()) {
+			scores.put(endpoint.endpoint(), new InferenceReport.EndpointScores(endpoint.scores(), endpoint.total()));
+		}
+		return new InferenceReport.Decision(record.time().toString(), record.pool(), record.model(), record.adapter(),
+				record.profile(), record.chosen(), record.outcome().label(), scores);
+	}
+}

@@ -1,0 +1,37 @@
+package io.infergate.routing.actuate;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The body of {@code GET /actuator/inference}. Field names are part of the contract that tests, the dashboard and
+ * operators' scripts read.
+ */
+public record InferenceReport(List<Pool> pools, List<Decision> decisions) {
+
+	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints) {
+	}
+
+	/** One endpoint; {@code metrics} is {@code null} until its first successful scrape. */
+	public record Endpoint(String id, boolean ready, Metrics metrics, InFlight inFlight) {
+	}
+
+	public record Metrics(int waitingRequests, int runningRequests, double kvCacheUsage, int blockSize,
+			int numGpuBlocks, int maxLoras, List<String> runningAdapters, List<String> waitingAdapters,
+			long ageMillis, boolean stale) {
+	}
+
+	public record InFlight(int requests, long tokens) {
+	}
+
+	/**
+	 * One decision; {@code scores} maps each candidate endpoint to its scorers' raw scores in [0,1] and the weighted
+	 * total.
+	 */
+	public record Decision(String time, String pool, String model, String adapter, String profile, String chosen,
+			String outcome, Map<String, EndpointScores> scores) {
+	}
+
+	public record EndpointScores(Map<String, Double> scorers, double total) {
+	}
+}
