@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
@@ -41,6 +42,8 @@ public final class SimulatedModelServer implements AutoCloseable {
 	public static final int HTTP_THREAD_KEEP_ALIVE_SECONDS = 30;
 
 	private static final int ACCEPT_BACKLOG = 1024;
+
+	private static final AtomicBoolean parserWarmedUp = new AtomicBoolean();
 
 	static {
 		// Without TCP_NODELAY the JDK server's separate header and body writes meet the client's delayed ACK,
@@ -95,7 +98,16 @@ public final class SimulatedModelServer implements AutoCloseable {
 		this.engine.start();
 		server.start();
 		this.httpServer = server;
+		warmUpParserOnce();
 		return this;
+	}
+
+	private static void warmUpParserOnce() {
+		if (parserWarmedUp.compareAndSet(false, true)) {
+			Thread warmUp = new Thread(GenerationHandler::warmUpParser, "sim-json-warm-up");
+			warmUp.setDaemon(true);
+			warmUp.start();
+		}
 	}
 
 	private ThreadPoolExecutor newHttpExecutor() {

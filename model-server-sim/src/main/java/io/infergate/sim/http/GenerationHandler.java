@@ -55,6 +55,14 @@ public final class GenerationHandler implements HttpHandler {
 			boolean includeUsage) {
 	}
 
+	/**
+	 * Initializes the JSON parser on the calling thread. Building it takes about half a second in a cold JVM, which
+	 * a server pays in the background at start rather than in its first request.
+	 */
+	public static void warmUpParser() {
+		Json.warmUp();
+	}
+
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
 		if (!"POST".equals(exchange.getRequestMethod())) {
@@ -156,7 +164,7 @@ public final class GenerationHandler implements HttpHandler {
 			this.chat = chat;
 			this.prefix = "{\"id\":\"" + newId(chat) + "\",\"object\":\""
 					+ (chat ? "chat.completion.chunk" : "text_completion") + "\",\"created\":" + epochSeconds()
-					+ ",\"model\":" + Json.quote(model) + ",\"choices\":";
+					+ ",\"model\":" + JsonText.quote(model) + ",\"choices\":";
 		}
 
 		String roleChunk() {
@@ -166,10 +174,10 @@ public final class GenerationHandler implements HttpHandler {
 
 		String tokenChunk(String text, String finishReason) {
 			if (this.chat) {
-				return this.prefix + "[{\"index\":0,\"delta\":{\"content\":" + Json.quote(text)
+				return this.prefix + "[{\"index\":0,\"delta\":{\"content\":" + JsonText.quote(text)
 						+ "},\"logprobs\":null,\"finish_reason\":" + finishReason + "}]}";
 			}
-			return this.prefix + "[{\"index\":0,\"text\":" + Json.quote(text) + ",\"logprobs\":null,\"finish_reason\":"
+			return this.prefix + "[{\"index\":0,\"text\":" + JsonText.quote(text) + ",\"logprobs\":null,\"finish_reason\":"
 					+ finishReason + "}]}";
 		}
 
@@ -179,13 +187,13 @@ public final class GenerationHandler implements HttpHandler {
 	}
 
 	private String completeResponse(Generation generation, EngineRequest request) {
-		String text = Json.quote(FillerText.of(request.numOutputTokens()));
+		String text = JsonText.quote(FillerText.of(request.numOutputTokens()));
 		String choice = this.chat
 				? "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" + text
 						+ "},\"logprobs\":null,\"finish_reason\":\"length\"}"
 				: "{\"index\":0,\"text\":" + text + ",\"logprobs\":null,\"finish_reason\":\"length\"}";
 		return "{\"id\":\"" + newId(this.chat) + "\",\"object\":\"" + (this.chat ? "chat.completion" : "text_completion")
-				+ "\",\"created\":" + epochSeconds() + ",\"model\":" + Json.quote(generation.model()) + ",\"choices\":["
+				+ "\",\"created\":" + epochSeconds() + ",\"model\":" + JsonText.quote(generation.model()) + ",\"choices\":["
 				+ choice + "],\"usage\":" + usage(request) + "}";
 	}
 

@@ -2,7 +2,7 @@ package io.infergate.sim.http;
 
 import tools.jackson.databind.json.JsonMapper;
 
-/** The module's one JSON mapper, and string quoting for the hand-written hot-path responses. */
+/** The module's one JSON mapper, used to parse request bodies and build small replies. */
 final class Json {
 
 	static final JsonMapper MAPPER = JsonMapper.builder().build();
@@ -10,27 +10,8 @@ final class Json {
 	private Json() {
 	}
 
-	/** {@code value} as a JSON string literal, quotes included. */
-	static String quote(String value) {
-		StringBuilder quoted = new StringBuilder(value.length() + 2).append('"');
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			switch (c) {
-				case '"' -> quoted.append("\\\"");
-				case '\\' -> quoted.append("\\\\");
-				case '\n' -> quoted.append("\\n");
-				case '\r' -> quoted.append("\\r");
-				case '\t' -> quoted.append("\\t");
-				default -> {
-					if (c < 0x20) {
-						quoted.append(String.format("\\u%04x", (int) c));
-					}
-					else {
-						quoted.append(c);
-					}
-				}
-			}
-		}
-		return quoted.append('"').toString();
+	/** Builds the mapper now, on the caller's thread, so that the first request does not pay for it. */
+	static void warmUp() {
+		MAPPER.readTree("{\"warm\":[1,\"up\"]}");
 	}
 }

@@ -5,8 +5,6 @@ import java.util.List;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code GET /v1/models}: the base model, then each LoRA module as its own model whose {@code parent} is the base
@@ -18,31 +16,18 @@ public final class ModelsHandler implements HttpHandler {
 
 	public ModelsHandler(String baseModel, List<String> loraModules, int maxModelLen) {
 		long created = System.currentTimeMillis() / 1000;
-		ObjectNode list = Json.MAPPER.createObjectNode();
-		list.put("object", "list");
-		ArrayNode data = list.putArray("data");
-		data.add(model(baseModel, baseModel, null, created, maxModelLen));
+		StringBuilder json = new StringBuilder("{\"object\":\"list\",\"data\":[");
+		json.append(model(baseModel, null, created, maxModelLen));
 		for (String adapter : loraModules) {
-			data.add(model(adapter, adapter, baseModel, created, maxModelLen));
+			json.append(',').append(model(adapter, baseModel, created, maxModelLen));
 		}
-		this.body = Json.MAPPER.writeValueAsString(list);
+		this.body = json.append("]}").toString();
 	}
 
-	private static ObjectNode model(String id, String root, String parent, long created, int maxModelLen) {
-		ObjectNode model = Json.MAPPER.createObjectNode();
-		model.put("id", id);
-		model.put("object", "model");
-		model.put("created", created);
-		model.put("owned_by", "vllm");
-		model.put("root", root);
-		if (parent != null) {
-			model.put("parent", parent);
-		}
-		else {
-			model.putNull("parent");
-		}
-		model.put("max_model_len", maxModelLen);
-		return model;
+	private static String model(String id, String parent, long created, int maxModelLen) {
+		return "{\"id\":" + JsonText.quote(id) + ",\"object\":\"model\",\"created\":" + created
+				+ ",\"owned_by\":\"vllm\",\"root\":" + JsonText.quote(id) + ",\"parent\":"
+				+ ((parent != null) ? JsonText.quote(parent) : "null") + ",\"max_model_len\":" + maxModelLen + "}";
 	}
 
 	@Override

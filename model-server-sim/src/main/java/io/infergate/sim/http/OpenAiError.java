@@ -32,8 +32,8 @@ final class OpenAiError extends Exception {
 	}
 
 	String toJson() {
-		return "{\"error\":{\"message\":" + Json.quote(getMessage()) + ",\"type\":" + Json.quote(this.type)
-				+ ",\"param\":" + ((this.param != null) ? Json.quote(this.param) : "null") + ",\"code\":" + this.status
+		return "{\"error\":{\"message\":" + JsonText.quote(getMessage()) + ",\"type\":" + JsonText.quote(this.type)
+				+ ",\"param\":" + ((this.param != null) ? JsonText.quote(this.param) : "null") + ",\"code\":" + this.status
 				+ "}}";
 	}
 }
