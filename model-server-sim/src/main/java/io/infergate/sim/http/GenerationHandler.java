@@ -78,9 +78,10 @@ public final class GenerationHandler implements HttpHandler {
 		}
 		Generation generation;
 		EngineRequest request;
-		GenerationProgress progress = new GenerationProgress();
+		GenerationProgress progress;
 		try {
 			generation = parse(body);
+			progress = new GenerationProgress(generation.stream());
 			request = new EngineRequest(generation.promptTokens(), generation.adapter(), generation.maxTokens(),
 					progress);
 			this.engine.submit(request);

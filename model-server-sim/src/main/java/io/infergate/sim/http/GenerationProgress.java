@@ -23,13 +23,22 @@ final class GenerationProgress {
 		}
 	};
 
+	private final boolean wakePerToken;
+
 	private int tokens;
 
 	private boolean finished;
 
+	/** @param wakePerToken whether the waiting thread wants each token (streams) or only the end */
+	GenerationProgress(boolean wakePerToken) {
+		this.wakePerToken = wakePerToken;
+	}
+
 	private synchronized void tokenProduced() {
 		this.tokens++;
-		notifyAll();
+		if (this.wakePerToken) {
+			notifyAll();
+		}
 	}
 
 	private synchronized void finished() {
