@@ -35,6 +35,8 @@ public final class GenerationHandler implements HttpHandler {
 
 	private final boolean chat;
 
+	private final String path;
+
 	private final String baseModel;
 
 	private final List<String> adapters;
@@ -45,6 +47,7 @@ public final class GenerationHandler implements HttpHandler {
 
 	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, FaultInjector faults) {
 		this.chat = chat;
+		this.path = chat ? "/v1/chat/completions" : "/v1/completions";
 		this.baseModel = baseModel;
 		this.adapters = engine.config().loraModules();
 		this.engine = engine;
@@ -65,6 +68,10 @@ public final class GenerationHandler implements HttpHandler {
 
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
+		if (!HttpResponses.isExactly(exchange, this.path)) {
+			HttpResponses.sendNotFound(exchange);
+			return;
+		}
 		if (!"POST".equals(exchange.getRequestMethod())) {
 			HttpResponses.sendMethodNotAllowed(exchange);
 			return;
