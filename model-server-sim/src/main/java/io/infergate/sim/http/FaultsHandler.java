@@ -6,7 +6,6 @@ import java.time.Duration;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.infergate.sim.fault.FaultInjector;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -55,16 +54,7 @@ public final class FaultsHandler implements HttpHandler {
 	}
 
 	private void apply(byte[] body) throws OpenAiError {
-		JsonNode root;
-		try {
-			root = Json.MAPPER.readTree(body);
-		}
-		catch (JacksonException ex) {
-			throw OpenAiError.badRequest("Invalid JSON in request body: " + ex.getOriginalMessage(), null);
-		}
-		if (root == null || !root.isObject()) {
-			throw OpenAiError.badRequest("The request body must be a JSON object.", null);
-		}
+		JsonNode root = Json.readObject(body);
 		for (String field : root.propertyNames()) {
 			switch (field) {
 				case "stallMetrics", "stallMetricsMillis", "failNextRequests", "failStatus", "abortStreamsAfterChunks" -> {

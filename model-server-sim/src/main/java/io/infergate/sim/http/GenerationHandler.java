@@ -16,7 +16,6 @@ import io.infergate.sim.engine.EngineRequest;
 import io.infergate.sim.engine.Tokenizer;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -222,16 +221,7 @@ public final class GenerationHandler implements HttpHandler {
 	}
 
 	private Generation parse(byte[] body) throws OpenAiError {
-		JsonNode root;
-		try {
-			root = Json.MAPPER.readTree(body);
-		}
-		catch (JacksonException ex) {
-			throw OpenAiError.badRequest("Invalid JSON in request body: " + ex.getOriginalMessage(), null);
-		}
-		if (root == null || !root.isObject()) {
-			throw OpenAiError.badRequest("The request body must be a JSON object.", null);
-		}
+		JsonNode root = Json.readObject(body);
 		String model = this.baseModel;
 		JsonNode modelNode = root.get("model");
 		if (modelNode != null && !modelNode.isNull()) {
