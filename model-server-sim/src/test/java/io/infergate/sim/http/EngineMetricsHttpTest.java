@@ -44,14 +44,14 @@ class EngineMetricsHttpTest {
 		try (SimulatedModelServer server = start(EngineConfig.builder().perfProfile(SLOW_STEPS).maxNumSeqs(2))) {
 			SimHttpClient http = new SimHttpClient(server);
 
-			List<CompletableFuture<HttpResponse<String>>> responses = sendConcurrently(http, 8, "hello", 10);
+			List<CompletableFuture<HttpResponse<String>>> responses = sendConcurrently(http, 8, "hello", 25);
 
 			await().atMost(PATIENCE).until(() -> http.metric("vllm:num_requests_waiting") > 0);
 			assertThat(http.metric("vllm:num_requests_running")).isLessThanOrEqualTo(2);
 			await().atMost(PATIENCE).until(() -> http.metric("vllm:num_requests_waiting") == 0
 					&& http.metric("vllm:num_requests_running") == 0);
 			assertThat(responses).allSatisfy((response) -> assertThat(response.join().statusCode()).isEqualTo(200));
-			assertThat(http.metric("vllm:generation_tokens_total")).isEqualTo(80);
+			assertThat(http.metric("vllm:generation_tokens_total")).isEqualTo(8 * 25);
 			assertThat(http.metric("vllm:e2e_request_latency_seconds_count")).isEqualTo(8);
 		}
 	}
@@ -64,7 +64,7 @@ class EngineMetricsHttpTest {
 			assertThat(http.metric("vllm:kv_cache_usage_perc")).isZero();
 
 			// Each prompt is 1,000 tokens: 63 blocks of 400.
-			List<CompletableFuture<HttpResponse<String>>> responses = sendConcurrently(http, 4, "abcd".repeat(999), 15);
+			List<CompletableFuture<HttpResponse<String>>> responses = sendConcurrently(http, 4, "abcd".repeat(999), 40);
 
 			await().atMost(PATIENCE).until(() -> http.metric("vllm:kv_cache_usage_perc") >= 0.15);
 			responses.forEach(CompletableFuture::join);

@@ -63,7 +63,7 @@ class LoraHttpTest {
 
 	private static CompletableFuture<HttpResponse<String>> send(SimHttpClient http, String adapter) {
 		return http.client().sendAsync(http.request("/v1/chat/completions")
-			.POST(HttpRequest.BodyPublishers.ofString(SimHttpClient.chatBody(adapter, "hi", 25, false)))
+			.POST(HttpRequest.BodyPublishers.ofString(SimHttpClient.chatBody(adapter, "hi", 40, false)))
 			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 }

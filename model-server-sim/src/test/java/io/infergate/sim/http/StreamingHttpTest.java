@@ -59,7 +59,7 @@ class StreamingHttpTest {
 			.engine(EngineConfig.builder().perfProfile(steps).maxNumSeqs(256).build())
 			.build()).start()) {
 			SimHttpClient http = new SimHttpClient(server);
-			String body = SimHttpClient.chatBody("test-model", "hello", 40, true);
+			String body = SimHttpClient.chatBody("test-model", "hello", 100, true);
 
 			List<CompletableFuture<HttpResponse<String>>> streams = new ArrayList<>();
 			for (int i = 0; i < 250; i++) {
