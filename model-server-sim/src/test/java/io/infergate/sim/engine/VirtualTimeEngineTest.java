@@ -248,6 +248,26 @@ class VirtualTimeEngineTest {
 	}
 
 	@Test
+	void abortingFreesARunningRequestsBlocksAndDropsAWaitingOne() {
+		VirtualTimeEngine engine = new VirtualTimeEngine(config().maxNumSeqs(1).build(), this.events);
+		EngineRequest running = engine.submit(0, new EngineRequest(Prompts.tokens(64, 25), null, 100));
+		EngineRequest waiting = engine.submit(0, new EngineRequest(Prompts.tokens(64, 26), null, 100));
+		engine.advanceTo(10_000);
+
+		engine.abort(waiting);
+		engine.abort(running);
+		engine.runUntilIdle();
+
+		assertThat(running.isAborted()).isTrue();
+		assertThat(waiting.isAborted()).isTrue();
+		assertThat(this.events.finished).isEmpty();
+		MetricsSnapshot metrics = engine.metrics();
+		assertThat(metrics.numRequestsRunning()).isZero();
+		assertThat(metrics.numRequestsWaiting()).isZero();
+		assertThat(metrics.kvCacheUsage()).isZero();
+	}
+
+	@Test
 	void refusesRequestsLongerThanTheModelLengthInVllmsWords() {
 		VirtualTimeEngine engine = new VirtualTimeEngine(config().maxModelLen(100).build(), this.events);
 

@@ -1,5 +1,6 @@
 package io.infergate.sim.http;
 
+import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -49,6 +50,28 @@ class StreamingHttpTest {
 			assertThat(last).isEqualTo("data: [DONE]");
 			// 19 more steps of 50 ms follow the first token.
 			assertThat(TimeUnit.NANOSECONDS.toMillis(endNanos - firstContentNanos)).isGreaterThanOrEqualTo(900);
+		}
+	}
+
+	@Test
+	void aClientThatDisconnectsMidStreamHasItsRequestAborted() throws Exception {
+		// 50 ms per step: 200 tokens would take 10 s.
+		PerfProfile slowSteps = new PerfProfile("slow-steps", 50_000, 0, 0);
+		try (SimulatedModelServer server = new SimulatedModelServer(SimulatorConfig.builder("test-model")
+			.engine(EngineConfig.builder().perfProfile(slowSteps).build())
+			.build()).start()) {
+			SimHttpClient http = new SimHttpClient(server);
+			HttpResponse<InputStream> response = http.client().send(http.request("/v1/chat/completions")
+				.POST(HttpRequest.BodyPublishers.ofString(SimHttpClient.chatBody("test-model", "hi", 200, true)))
+				.build(), HttpResponse.BodyHandlers.ofInputStream());
+			try (InputStream body = response.body()) {
+				assertThat(body.read()).isNotNegative();
+				assertThat(server.metrics().numRequestsRunning()).isEqualTo(1);
+			}
+
+			await().atMost(Duration.ofSeconds(8)).until(() -> server.metrics().numRequestsRunning() == 0);
+			assertThat(server.metrics().finishedRequests()).isZero();
+			assertThat(server.metrics().kvCacheUsage()).isZero();
 		}
 	}
 
