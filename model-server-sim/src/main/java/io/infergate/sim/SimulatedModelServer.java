@@ -1,0 +1,193 @@
+package io.infergate.sim;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpServer;
+import io.infergate.sim.engine.MetricsSnapshot;
+import io.infergate.sim.engine.Tokenizer;
+import io.infergate.sim.engine.WallClockEngine;
+import io.infergate.sim.fault.FaultInjector;
+import io.infergate.sim.http.FallbackHandler;
+import io.infergate.sim.http.FaultsHandler;
+import io.infergate.sim.http.GenerationHandler;
+import io.infergate.sim.http.MetricsHandler;
+import io.infergate.sim.http.ModelsHandler;
+import io.infergate.sim.metrics.PrometheusExposition;
+
+/**
+ * One simulated model server: a {@link WallClockEngine} behind the OpenAI API and {@code /metrics}, on the JDK's
+ * HTTP server. Embeddable: several can run in one JVM, each on its own port.
+ *
+ * <pre>{@code
+ * try (SimulatedModelServer server = new SimulatedModelServer(SimulatorConfig.builder("demo-llama").build()).start()) {
+ *     String url = server.baseUrl();   // http://127.0.0.1:<port>
+ * }
+ * }</pre>
+ *
+ * HTTP requests are served by at most {@value #MAX_HTTP_THREADS} threads, created on demand and retired after
+ * {@value #HTTP_THREAD_KEEP_ALIVE_SECONDS} s idle; each open stream holds one. {@link #close()} stops the engine,
+ * the threads and the listening socket.
+ */
+public final class SimulatedModelServer implements AutoCloseable {
+
+	public static final int MAX_HTTP_THREADS = 1024;
+
+	public static final int HTTP_THREAD_KEEP_ALIVE_SECONDS = 30;
+
+	private static final int ACCEPT_BACKLOG = 1024;
+
+	private static final AtomicBoolean parserWarmedUp = new AtomicBoolean();
+
+	static {
+		// Without TCP_NODELAY the JDK server's separate header and body writes meet the client's delayed ACK,
+		// adding about 40 ms to every small response. The server reads this once, so set it before the first one.
+		if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+			System.setProperty("sun.net.httpserver.nodelay", "true");
+		}
+	}
+
+	private final SimulatorConfig config;
+
+	private final FaultInjector faults = new FaultInjector();
+
+	private final WallClockEngine engine;
+
+	private HttpServer httpServer;
+
+	private ThreadPoolExecutor httpExecutor;
+
+	public SimulatedModelServer(SimulatorConfig config) {
+		this.config = config;
+		this.engine = new WallClockEngine(config.engine(), config.timeScale(), GenerationHandler.ENGINE_LISTENER,
+				"sim-engine-" + config.modelName());
+	}
+
+	/**
+	 * Binds the configured host and port (0: any free port) and starts serving.
+	 * @throws UncheckedIOException if the port cannot be bound
+	 */
+	public synchronized SimulatedModelServer start() {
+		if (this.httpServer != null) {
+			throw new IllegalStateException("already started");
+		}
+		HttpServer server;
+		try {
+			server = HttpServer.create(new InetSocketAddress(this.config.host(), this.config.port()), ACCEPT_BACKLOG);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot listen on " + this.config.host() + ":" + this.config.port(), ex);
+		}
+		String model = this.config.modelName();
+		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, this.faults));
+		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, this.faults));
+		server.createContext("/v1/models", new ModelsHandler(model, this.config.engine().loraModules(),
+				this.config.engine().maxModelLen()));
+		server.createContext("/metrics",
+				new MetricsHandler(this.config.engineFlavor(), model, this.engine, this.faults));
+		server.createContext("/sim/faults", new FaultsHandler(this.faults));
+		server.createContext("/", new FallbackHandler());
+		this.httpExecutor = newHttpExecutor();
+		server.setExecutor(this.httpExecutor);
+		this.engine.start();
+		server.start();
+		this.httpServer = server;
+		warmUpParserOnce();
+		return this;
+	}
+
+	private static void warmUpParserOnce() {
+		if (parserWarmedUp.compareAndSet(false, true)) {
+			Thread warmUp = new Thread(GenerationHandler::warmUpParser, "sim-json-warm-up");
+			warmUp.setDaemon(true);
+			warmUp.start();
+		}
+	}
+
+	private ThreadPoolExecutor newHttpExecutor() {
+		AtomicInteger threadNumber = new AtomicInteger();
+		String prefix = "sim-http-" + this.config.modelName() + "-";
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(MAX_HTTP_THREADS, MAX_HTTP_THREADS,
+				HTTP_THREAD_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (task) -> {
+					Thread thread = new Thread(task, prefix + threadNumber.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	/** The bound port; the configured one, or the one chosen when configured with 0. */
+	public synchronized int port() {
+		if (this.httpServer == null) {
+			throw new IllegalStateException("not started");
+		}
+		return this.httpServer.getAddress().getPort();
+	}
+
+	/** {@code http://host:port}, without a trailing slash. */
+	public String baseUrl() {
+		String host = this.config.host();
+		return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+	}
+
+	public SimulatorConfig config() {
+		return this.config;
+	}
+
+	/** Faults to inject; also reachable at {@code /sim/faults}. */
+	public FaultInjector faults() {
+		return this.faults;
+	}
+
+	/** The figures {@code /metrics} shows, read now. */
+	public MetricsSnapshot metrics() {
+		return this.engine.metrics();
+	}
+
+	/** The {@code /metrics} text, without HTTP. */
+	public String metricsText() {
+		return PrometheusExposition.render(this.config.engineFlavor(), this.config.modelName(), metrics());
+	}
+
+	/**
+	 * Leading tokens of {@code promptTokens} a request for {@code adapter} (null: base model) would take from the
+	 * prefix cache if admitted now. No side effects.
+	 */
+	public int cachedPrefixTokens(int[] promptTokens, String adapter) {
+		return this.engine.cachedPrefixTokens(promptTokens, adapter);
+	}
+
+	/**
+	 * The same for a prompt text. For a chat request pass {@code ChatTemplate.render(messages)}, the text the
+	 * server tokenizes.
+	 */
+	public int cachedPrefixTokens(String prompt, String adapter) {
+		return cachedPrefixTokens(Tokenizer.encode(prompt), adapter);
+	}
+
+	/** Stops serving: releases stalled scrapes, closes the socket, ends the engine and HTTP threads. */
+	@Override
+	public synchronized void close() {
+		this.faults.clear();
+		if (this.httpServer != null) {
+			this.httpServer.stop(0);
+		}
+		this.engine.close();
+		if (this.httpExecutor != null) {
+			this.httpExecutor.shutdownNow();
+			try {
+				this.httpExecutor.awaitTermination(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package io.infergate.sim;
+
+import java.io.UncheckedIOException;
+
+/**
+ * Runs one simulated model server from the command line; see {@code --help}. Exits 2 on a bad command line, 1 if
+ * the port cannot be bound.
+ */
+public final class SimulatorMain {
+
+	private SimulatorMain() {
+	}
+
+	public static void main(String[] args) {
+		if (SimulatorCommandLine.wantsHelp(args)) {
+			System.out.print(SimulatorCommandLine.USAGE);
+			return;
+		}
+		SimulatorConfig config;
+		try {
+			config = SimulatorCommandLine.parse(args);
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println("model-server-sim: " + ex.getMessage() + " (see --help)");
+			System.exit(2);
+			return;
+		}
+		SimulatedModelServer server = new SimulatedModelServer(config);
+		try {
+			server.start();
+		}
+		catch (UncheckedIOException ex) {
+			System.err.println("model-server-sim: " + ex.getMessage() + ": " + ex.getCause().getMessage());
+			System.exit(1);
+			return;
+		}
+		Runtime.getRuntime().addShutdownHook(new Thread(server::close, "sim-shutdown"));
+		System.out.println("model-server-sim: serving " + config.modelName() + " (" + config.engineFlavor().cliName()
+				+ " metrics, perf profile " + config.engine().perfProfile().name() + ", time scale "
+				+ config.timeScale() + ") on " + server.baseUrl());
+	}
+}

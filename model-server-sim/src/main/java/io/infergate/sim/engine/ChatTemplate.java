@@ -1,0 +1,26 @@
+package io.infergate.sim.engine;
+
+import java.util.List;
+
+/**
+ * Renders chat messages to one prompt text before tokenizing, so that conversations sharing their first
+ * messages share a token prefix, as with a real chat template. Each message becomes
+ * {@code <|role|>\n content \n}; the text ends with the generation prompt {@code <|assistant|>\n}.
+ */
+public final class ChatTemplate {
+
+	private ChatTemplate() {
+	}
+
+	/** One chat message; {@code content} is its text, parts already joined. */
+	public record Message(String role, String content) {
+	}
+
+	public static String render(List<Message> messages) {
+		StringBuilder text = new StringBuilder();
+		for (Message message : messages) {
+			text.append("<|").append(message.role()).append("|>\n").append(message.content()).append('\n');
+		}
+		return text.append("<|assistant|>\n").toString();
+	}
+}

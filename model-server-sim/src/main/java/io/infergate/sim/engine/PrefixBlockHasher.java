@@ -1,0 +1,52 @@
+package io.infergate.sim.engine;
+
+/**
+ * Chained hashes of a prompt's full KV blocks, as vLLM's prefix caching computes them: block {@code i}'s hash
+ * mixes its parent's hash with its own tokens, and the first block's parent is a seed derived from the LoRA
+ * adapter, so different adapters never share cached blocks. Only full blocks are hashed.
+ */
+public final class PrefixBlockHasher {
+
+	private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+
+	private static final long FNV_PRIME = 0x100000001b3L;
+
+	private PrefixBlockHasher() {
+	}
+
+	/** Hashes of the {@code floor(tokens/blockSize)} full blocks of {@code tokens}. */
+	public static long[] hashFullBlocks(int[] tokens, int blockSize, String adapter) {
+		long[] hashes = new long[tokens.length / blockSize];
+		long parent = seed(adapter);
+		for (int block = 0; block < hashes.length; block++) {
+			long hash = parent ^ FNV_OFFSET;
+			for (int i = block * blockSize, end = i + blockSize; i < end; i++) {
+				hash = (hash ^ tokens[i]) * FNV_PRIME;
+			}
+			parent = mix(hash);
+			hashes[block] = parent;
+		}
+		return hashes;
+	}
+
+	static long seed(String adapter) {
+		if (adapter == null) {
+			return 0x5eed_0000_0000_0001L;
+		}
+		long hash = FNV_OFFSET;
+		for (int i = 0; i < adapter.length(); i++) {
+			hash = (hash ^ adapter.charAt(i)) * FNV_PRIME;
+		}
+		return mix(hash);
+	}
+
+	/** MurmurHash3's 64-bit finalizer, so that chained FNV states spread over all bits. */
+	private static long mix(long value) {
+		value ^= value >>> 33;
+		value *= 0xff51afd7ed558ccdL;
+		value ^= value >>> 33;
+		value *= 0xc4ceb9fe1a85ec53L;
+		value ^= value >>> 33;
+		return value;
+	}
+}

@@ -1,0 +1,120 @@
+package io.infergate.sim.fault;
+
+import java.time.Duration;
+
+/**
+ * Faults a simulator can be told to inject, for tests of the gateway's failure handling. All are off until set,
+ * and {@link #clear()} turns them all off. Thread-safe.
+ * <ul>
+ * <li><b>Stalled metrics:</b> each {@code /metrics} request is held until the stall is cleared, or for a given time
+ * if one was set (each request waits at most that long).</li>
+ * <li><b>Failed generations:</b> the next {@code count} generation requests are answered with a given status
+ * (e.g. 502, 503) and an OpenAI error body, before any stream byte.</li>
+ * <li><b>Aborted streams:</b> every streaming response while set has its connection closed abruptly after
+ * {@code chunks} content chunks, without {@code [DONE]} or the closing chunk of the chunked encoding.</li>
+ * </ul>
+ */
+public final class FaultInjector {
+
+	/** The faults in force. {@code metricsStallMillis} is 0 for "until cleared", -1 when metrics are not stalled. */
+	public record State(long metricsStallMillis, int failNextGenerations, int failStatus, int abortStreamsAfterChunks) {
+	}
+
+	private long metricsStallMillis = -1;
+
+	private int failNextGenerations;
+
+	private int failStatus = 503;
+
+	private int abortStreamsAfterChunks = -1;
+
+	private long generation;
+
+	/** Holds each {@code /metrics} response until {@link #clear()} or {@link #resumeMetrics()}. */
+	public synchronized void stallMetrics() {
+		this.metricsStallMillis = 0;
+	}
+
+	/** Holds each {@code /metrics} response for {@code duration}, until cleared. */
+	public synchronized void stallMetrics(Duration duration) {
+		if (duration.isNegative() || duration.isZero()) {
+			throw new IllegalArgumentException("metrics stall must be positive, was " + duration);
+		}
+		this.metricsStallMillis = duration.toMillis();
+	}
+
+	public synchronized void resumeMetrics() {
+		this.metricsStallMillis = -1;
+		this.generation++;
+		notifyAll();
+	}
+
+	/** Answers the next {@code count} generation requests with {@code status} before any byte. */
+	public synchronized void failNextGenerations(int count, int status) {
+		if (count < 0) {
+			throw new IllegalArgumentException("failNextRequests must not be negative, was " + count);
+		}
+		if (status < 400 || status > 599) {
+			throw new IllegalArgumentException("failStatus must be an HTTP error status (400-599), was " + status);
+		}
+		this.failNextGenerations = count;
+		this.failStatus = status;
+	}
+
+	/** Closes every stream's connection abruptly after {@code chunks} content chunks, until cleared. */
+	public synchronized void abortStreamsAfterChunks(int chunks) {
+		if (chunks < 0) {
+			throw new IllegalArgumentException("abortStreamsAfterChunks must not be negative, was " + chunks);
+		}
+		this.abortStreamsAfterChunks = chunks;
+	}
+
+	/** Turns every fault off and releases stalled {@code /metrics} requests. */
+	public synchronized void clear() {
+		this.failNextGenerations = 0;
+		this.failStatus = 503;
+		this.abortStreamsAfterChunks = -1;
+		resumeMetrics();
+	}
+
+	public synchronized State state() {
+		return new State(this.metricsStallMillis, this.failNextGenerations, this.failStatus,
+				this.abortStreamsAfterChunks);
+	}
+
+	/** The status to fail this generation request with, consuming one, or 0 to serve it. */
+	public synchronized int takeGenerationFailure() {
+		if (this.failNextGenerations == 0) {
+			return 0;
+		}
+		this.failNextGenerations--;
+		return this.failStatus;
+	}
+
+	/** Content chunks after which to abort a stream starting now, or -1 to let it finish. */
+	public synchronized int abortStreamsAfterChunks() {
+		return this.abortStreamsAfterChunks;
+	}
+
+	/** Blocks a {@code /metrics} request while metrics are stalled. */
+	public synchronized void awaitMetricsRelease() throws InterruptedException {
+		if (this.metricsStallMillis < 0) {
+			return;
+		}
+		long startGeneration = this.generation;
+		long deadlineNanos = System.nanoTime() + this.metricsStallMillis * 1_000_000;
+		boolean untilCleared = this.metricsStallMillis == 0;
+		while (this.generation == startGeneration) {
+			if (untilCleared) {
+				wait();
+			}
+			else {
+				long remainingMillis = (deadlineNanos - System.nanoTime()) / 1_000_000;
+				if (remainingMillis <= 0) {
+					return;
+				}
+				wait(remainingMillis);
+			}
+		}
+	}
+}

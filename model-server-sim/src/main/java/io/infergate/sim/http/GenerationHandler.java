@@ -1,0 +1,351 @@
+package io.infergate.sim.http;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.infergate.sim.engine.ChatTemplate;
+import io.infergate.sim.engine.EngineEventListener;
+import io.infergate.sim.engine.EngineRequest;
+import io.infergate.sim.engine.Tokenizer;
+import io.infergate.sim.engine.WallClockEngine;
+import io.infergate.sim.fault.FaultInjector;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code POST /v1/chat/completions} and {@code POST /v1/completions} in OpenAI's format. The prompt is rendered
+ * (chat template) and tokenized, the request runs on the engine, and the reply is deterministic filler text of
+ * exactly {@code max_completion_tokens} / {@code max_tokens} tokens (default 16), finishing with {@code length}.
+ * Streaming replies are server-sent events, one chunk per token, flushed as the engine produces them.
+ */
+public final class GenerationHandler implements HttpHandler {
+
+	/** Output tokens when the request sets no limit; small, so that load stays predictable. */
+	public static final int DEFAULT_MAX_TOKENS = 16;
+
+	/** The listener the engine serving these handlers must be built with: it wakes the waiting HTTP threads. */
+	public static final EngineEventListener ENGINE_LISTENER = GenerationProgress.LISTENER;
+
+	private final boolean chat;
+
+	private final String path;
+
+	private final String baseModel;
+
+	private final List<String> adapters;
+
+	private final WallClockEngine engine;
+
+	private final FaultInjector faults;
+
+	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, FaultInjector faults) {
+		this.chat = chat;
+		this.path = chat ? "/v1/chat/completions" : "/v1/completions";
+		this.baseModel = baseModel;
+		this.adapters = engine.config().loraModules();
+		this.engine = engine;
+		this.faults = faults;
+	}
+
+	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, boolean stream,
+			boolean includeUsage) {
+	}
+
+	/**
+	 * Initializes the JSON parser on the calling thread. Building it takes about half a second in a cold JVM, which
+	 * a server pays in the background at start rather than in its first request.
+	 */
+	public static void warmUpParser() {
+		Json.warmUp();
+	}
+
+	@Override
+	public void handle(HttpExchange exchange) throws IOException {
+		if (!HttpResponses.isExactly(exchange, this.path)) {
+			HttpResponses.sendNotFound(exchange);
+			return;
+		}
+		if (!"POST".equals(exchange.getRequestMethod())) {
+			HttpResponses.sendMethodNotAllowed(exchange);
+			return;
+		}
+		byte[] body = exchange.getRequestBody().readAllBytes();
+		int failStatus = this.faults.takeGenerationFailure();
+		if (failStatus != 0) {
+			HttpResponses.sendError(exchange, new OpenAiError(failStatus, "InjectedFault",
+					"Injected fault: this request was answered with status " + failStatus + ".", null));
+			return;
+		}
+		Generation generation;
+		EngineRequest request;
+		GenerationProgress progress;
+		try {
+			generation = parse(body);
+			progress = new GenerationProgress(generation.stream());
+			request = new EngineRequest(generation.promptTokens(), generation.adapter(), generation.maxTokens(),
+					progress);
+			this.engine.submit(request);
+		}
+		catch (OpenAiError error) {
+			HttpResponses.sendError(exchange, error);
+			return;
+		}
+		catch (IllegalArgumentException rejected) {
+			HttpResponses.sendError(exchange, OpenAiError.badRequest(rejected.getMessage(), null));
+			return;
+		}
+		try {
+			if (generation.stream()) {
+				stream(exchange, generation, request, progress);
+			}
+			else {
+				progress.awaitFinished();
+				HttpResponses.sendJson(exchange, 200, completeResponse(generation, request));
+			}
+		}
+		catch (InterruptedException ex) {
+			// The server is closing.
+			this.engine.abort(request);
+			Thread.currentThread().interrupt();
+			throw new InterruptedIOException("simulator closing");
+		}
+		catch (IOException ex) {
+			// The client went away; free the engine's resources as vLLM does on disconnect.
+			this.engine.abort(request);
+			throw ex;
+		}
+	}
+
+	private void stream(HttpExchange exchange, Generation generation, EngineRequest request,
+			GenerationProgress progress) throws IOException, InterruptedException {
+		exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+		exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+		exchange.sendResponseHeaders(200, 0);
+		OutputStream out = exchange.getResponseBody();
+		ChunkPrefix chunk = new ChunkPrefix(this.chat, generation.model());
+		int abortAfterChunks = this.faults.abortStreamsAfterChunks();
+		int sent = 0;
+		while (sent < generation.maxTokens()) {
+			int produced = progress.awaitTokensBeyond(sent);
+			for (; sent < produced; sent++) {
+				if (sent == abortAfterChunks) {
+					out.flush();
+					this.engine.abort(request);
+					// Leaving without closing the exchange makes the server drop the connection mid-body.
+					throw new IOException("stream aborted by injected fault after " + sent + " chunks");
+				}
+				if (sent == 0 && this.chat) {
+					writeEvent(out, chunk.roleChunk());
+				}
+				String finishReason = (sent + 1 == generation.maxTokens()) ? "\"length\"" : "null";
+				writeEvent(out, chunk.tokenChunk(FillerText.token(sent), finishReason));
+			}
+			out.flush();
+		}
+		if (generation.includeUsage()) {
+			writeEvent(out, chunk.usageChunk(usage(request)));
+		}
+		out.write("data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII));
+		out.close();
+		exchange.close();
+	}
+
+	private static void writeEvent(OutputStream out, String json) throws IOException {
+		out.write(("data: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** The parts of a stream chunk every event repeats: id, object, created, model. */
+	private static final class ChunkPrefix {
+
+		private final boolean chat;
+
+		private final String prefix;
+
+		ChunkPrefix(boolean chat, String model) {
+			this.chat = chat;
+			this.prefix = "{\"id\":\"" + newId(chat) + "\",\"object\":\""
+					+ (chat ? "chat.completion.chunk" : "text_completion") + "\",\"created\":" + epochSeconds()
+					+ ",\"model\":" + JsonText.quote(model) + ",\"choices\":";
+		}
+
+		String roleChunk() {
+			return this.prefix
+					+ "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}";
+		}
+
+		String tokenChunk(String text, String finishReason) {
+			if (this.chat) {
+				return this.prefix + "[{\"index\":0,\"delta\":{\"content\":" + JsonText.quote(text)
+						+ "},\"logprobs\":null,\"finish_reason\":" + finishReason + "}]}";
+			}
+			return this.prefix + "[{\"index\":0,\"text\":" + JsonText.quote(text) + ",\"logprobs\":null,\"finish_reason\":"
+					+ finishReason + "}]}";
+		}
+
+		String usageChunk(String usage) {
+			return this.prefix + "[],\"usage\":" + usage + "}";
+		}
+	}
+
+	private String completeResponse(Generation generation, EngineRequest request) {
+		String text = JsonText.quote(FillerText.of(request.numOutputTokens()));
+		String choice = this.chat
+				? "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" + text
+						+ "},\"logprobs\":null,\"finish_reason\":\"length\"}"
+				: "{\"index\":0,\"text\":" + text + ",\"logprobs\":null,\"finish_reason\":\"length\"}";
+		return "{\"id\":\"" + newId(this.chat) + "\",\"object\":\"" + (this.chat ? "chat.completion" : "text_completion")
+				+ "\",\"created\":" + epochSeconds() + ",\"model\":" + JsonText.quote(generation.model()) + ",\"choices\":["
+				+ choice + "],\"usage\":" + usage(request) + "}";
+	}
+
+	private static String usage(EngineRequest request) {
+		int prompt = request.numPromptTokens();
+		int completion = request.numOutputTokens();
+		return "{\"prompt_tokens\":" + prompt + ",\"completion_tokens\":" + completion + ",\"total_tokens\":"
+				+ (prompt + completion) + ",\"prompt_tokens_details\":{\"cached_tokens\":"
+				+ Math.max(0, request.cachedPromptTokens()) + "}}";
+	}
+
+	private static String newId(boolean chat) {
+		return (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+	}
+
+	private static long epochSeconds() {
+		return System.currentTimeMillis() / 1000;
+	}
+
+	private Generation parse(byte[] body) throws OpenAiError {
+		JsonNode root = Json.readObject(body);
+		String model = this.baseModel;
+		JsonNode modelNode = root.get("model");
+		if (modelNode != null && !modelNode.isNull()) {
+			if (!modelNode.isString()) {
+				throw OpenAiError.badRequest("'model' must be a string.", "model");
+			}
+			model = modelNode.stringValue();
+		}
+		String adapter = null;
+		if (!model.equals(this.baseModel)) {
+			if (!this.adapters.contains(model)) {
+				throw OpenAiError.modelNotFound(model);
+			}
+			adapter = model;
+		}
+		int[] promptTokens = this.chat ? Tokenizer.encode(ChatTemplate.render(messages(root))) : prompt(root);
+		int maxTokens = maxTokens(root);
+		boolean stream = booleanField(root, "stream");
+		boolean includeUsage = false;
+		JsonNode streamOptions = root.get("stream_options");
+		if (streamOptions != null && streamOptions.isObject()) {
+			includeUsage = booleanField(streamOptions, "include_usage");
+		}
+		String reason = this.engine.rejectionReason(promptTokens.length, maxTokens, adapter);
+		if (reason != null) {
+			throw OpenAiError.badRequest(reason, this.chat ? "messages" : "prompt");
+		}
+		return new Generation(model, adapter, promptTokens, maxTokens, stream, includeUsage);
+	}
+
+	private static List<ChatTemplate.Message> messages(JsonNode root) throws OpenAiError {
+		JsonNode messages = root.get("messages");
+		if (messages == null || !messages.isArray() || messages.isEmpty()) {
+			throw OpenAiError.badRequest("'messages' is required and must be a non-empty array.", "messages");
+		}
+		List<ChatTemplate.Message> rendered = new ArrayList<>(messages.size());
+		for (JsonNode message : messages.values()) {
+			JsonNode role = message.get("role");
+			if (role == null || !role.isString()) {
+				throw OpenAiError.badRequest("Each message needs a string 'role'.", "messages");
+			}
+			rendered.add(new ChatTemplate.Message(role.stringValue(), content(message.get("content"))));
+		}
+		return rendered;
+	}
+
+	/** A message's text: a string, an array of parts whose {@code text} fields are joined, or nothing. */
+	private static String content(JsonNode content) throws OpenAiError {
+		if (content == null || content.isNull()) {
+			return "";
+		}
+		if (content.isString()) {
+			return content.stringValue();
+		}
+		if (content.isArray()) {
+			StringBuilder text = new StringBuilder();
+			for (JsonNode part : content.values()) {
+				JsonNode partText = part.get("text");
+				if (partText != null && partText.isString()) {
+					text.append(partText.stringValue());
+				}
+			}
+			return text.toString();
+		}
+		throw OpenAiError.badRequest("A message's 'content' must be a string or an array of parts.", "messages");
+	}
+
+	/** A string, an array of token ids, or an array holding one string. */
+	private static int[] prompt(JsonNode root) throws OpenAiError {
+		JsonNode prompt = root.get("prompt");
+		if (prompt == null || prompt.isNull()) {
+			throw OpenAiError.badRequest("'prompt' is required.", "prompt");
+		}
+		if (prompt.isString()) {
+			return Tokenizer.encode(prompt.stringValue());
+		}
+		if (prompt.isArray() && prompt.size() == 1 && prompt.get(0).isString()) {
+			return Tokenizer.encode(prompt.get(0).stringValue());
+		}
+		if (prompt.isArray() && !prompt.isEmpty()) {
+			int[] tokens = new int[prompt.size()];
+			for (int i = 0; i < tokens.length; i++) {
+				JsonNode token = prompt.get(i);
+				if (!token.isIntegralNumber() || !token.canConvertToInt()) {
+					throw OpenAiError.badRequest(
+							"'prompt' must be a string, an array of token ids, or an array of one string.", "prompt");
+				}
+				tokens[i] = token.intValue();
+			}
+			return tokens;
+		}
+		throw OpenAiError.badRequest("'prompt' must be a string, an array of token ids, or an array of one string.",
+				"prompt");
+	}
+
+	private int maxTokens(JsonNode root) throws OpenAiError {
+		String field = "max_tokens";
+		JsonNode node = root.get(field);
+		JsonNode completionTokens = this.chat ? root.get("max_completion_tokens") : null;
+		if (completionTokens != null && !completionTokens.isNull()) {
+			field = "max_completion_tokens";
+			node = completionTokens;
+		}
+		if (node == null || node.isNull()) {
+			return DEFAULT_MAX_TOKENS;
+		}
+		if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+			throw OpenAiError.badRequest("'" + field + "' must be an integer.", field);
+		}
+		int maxTokens = node.intValue();
+		if (maxTokens < 1) {
+			throw OpenAiError.badRequest("'" + field + "' must be at least 1, got " + maxTokens + ".", field);
+		}
+		return maxTokens;
+	}
+
+	private static boolean booleanField(JsonNode node, String field) throws OpenAiError {
+		JsonNode value = node.get(field);
+		if (value == null || value.isNull()) {
+			return false;
+		}
+		if (!value.isBoolean()) {
+			throw OpenAiError.badRequest("'" + field + "' must be a boolean.", field);
+		}
+		return value.booleanValue();
+	}
+}
