@@ -1,0 +1,25 @@
+package io.infergate.bench;
+
+import io.infergate.bench.quality.BenchCommand;
+
+/**
+ * Main class of {@code routing-bench.jar}: runs the routing-quality harness for a command line with
+ * {@code --workload} (or {@code --help}), and hands any other command line to JMH, so
+ * {@code java -jar routing-bench.jar SchedulingBenchmark -f 1} still runs the benchmarks.
+ */
+public final class RoutingBenchMain {
+
+	private RoutingBenchMain() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		if (!BenchCommand.isHarnessCommand(args)) {
+			org.openjdk.jmh.Main.main(args);
+			return;
+		}
+		System.setProperty("java.awt.headless", "true");
+		int status = new BenchCommand(System.out, System.err, System.console() != null).run(args);
+		System.out.flush();
+		System.exit(status);
+	}
+}

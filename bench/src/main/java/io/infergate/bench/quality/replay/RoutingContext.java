@@ -1,0 +1,104 @@
+package io.infergate.bench.quality.replay;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+import io.infergate.routing.InferenceRouter;
+import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.scheduling.Scheduler;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.routing.scheduling.decision.DecisionRecorder;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
+
+/**
+ * A Spring context holding the real scheduler for one replay, built as a {@code SpringApplication} so that the
+ * shipped profiles load exactly as in the gateway, and the {@link InferenceRouter} over it. Every replay gets a fresh
+ * context, so plugins with memory (prefix index, sessions, round-robin turns) start empty.
+ */
+final class RoutingContext implements AutoCloseable {
+
+	static final String BENCH_PROFILES = "bench-profiles.yml";
+
+	private final ConfigurableApplicationContext context;
+
+	private final InferenceRouter router;
+
+	private RoutingContext(ConfigurableApplicationContext context, InferenceRouter router) {
+		this.context = context;
+		this.router = router;
+	}
+
+	static RoutingContext start(VirtualClock clock, EndpointRegistry registry, PrefixCacheOracle oracle,
+			RandomGenerator random) {
+		List<PropertySource<?>> benchProfiles = benchProfiles();
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchRoutingConfiguration.class)
+			.web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.logStartupInfo(false)
+			.registerShutdownHook(false)
+			.properties("logging.level.root=warn", "spring.jmx.enabled=false")
+			.initializers((applicationContext) -> {
+				GenericApplicationContext generic = (GenericApplicationContext) applicationContext;
+				generic.registerBean(Clock.class, () -> clock);
+				generic.registerBean(EndpointRegistry.class, () -> registry);
+				generic.registerBean(PrefixCacheOracle.class, () -> oracle);
+				benchProfiles.forEach(applicationContext.getEnvironment().getPropertySources()::addLast);
+			})
+			.run();
+		InferenceRouter router = new InferenceRouter(registry, context.getBean(SchedulingProfiles.class),
+				context.getBean(Scheduler.class), context.getBean(DecisionRecorder.class), clock, () -> random);
+		return new RoutingContext(context, router);
+	}
+
+	/** The names of every profile a replay can run: the shipped ones and the bench's own. */
+	static Set<String> profileNames() {
+		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(java.util.Map.of()),
+				new NoOracle(), RandomGenerator.of("L64X128MixRandom"))) {
+			return Set.copyOf(probe.context.getBean(SchedulingProfiles.class).names());
+		}
+	}
+
+	InferenceRouter router() {
+		return router;
+	}
+
+	@Override
+	public void close() {
+		context.close();
+	}
+
+	private static List<PropertySource<?>> benchProfiles() {
+		try {
+			return new YamlPropertySourceLoader().load("Bench-only profiles (" + BENCH_PROFILES + ")",
+					new ClassPathResource(BENCH_PROFILES, RoutingContext.class.getClassLoader()));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot read " + BENCH_PROFILES, ex);
+		}
+	}
+
+	private static final class NoOracle implements PrefixCacheOracle {
+
+		@Override
+		public int promptTokens() {
+			return 0;
+		}
+
+		@Override
+		public int cachedPrefixTokens(io.infergate.routing.endpoint.Endpoint endpoint) {
+			return 0;
+		}
+	}
+}

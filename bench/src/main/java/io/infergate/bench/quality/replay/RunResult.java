@@ -1,0 +1,24 @@
+package io.infergate.bench.quality.replay;
+
+import java.util.List;
+
+/**
+ * The outcome of one replay: every measured request, and the engines' counters over the measured window (from the
+ * first measured arrival to the end of the run), summed over the pods.
+ *
+ * @param policy the scheduling profile
+ * @param ratePerSecond the Poisson rate, NaN for closed-loop
+ * @param measured the measured requests in arrival order (warm-up left out)
+ * @param issued requests sent, warm-up included
+ * @param completed requests that generated all their tokens, warm-up included
+ * @param failed requests that got no pod or that the pod refused, warm-up included
+ * @param prefixQueryTokens prompt tokens the engines looked up in their prefix caches
+ * @param prefixHitTokens of those, tokens found cached
+ * @param preemptions requests the engines preempted for lack of KV blocks
+ * @param measuredRequestsPerPod measured requests each pod received
+ * @param endMicros virtual time at which the last request ended
+ */
+public record RunResult(String policy, double ratePerSecond, List<RequestRecord> measured, long issued,
+		long completed, long failed, long prefixQueryTokens, long prefixHitTokens, long preemptions,
+		long[] measuredRequestsPerPod, long endMicros) {
+}

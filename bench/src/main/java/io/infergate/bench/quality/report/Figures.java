@@ -1,0 +1,112 @@
+package io.infergate.bench.quality.report;
+
+import java.util.Arrays;
+
+import io.infergate.bench.quality.replay.RequestRecord;
+import io.infergate.bench.quality.replay.RunResult;
+
+/**
+ * The figures of one replay, named as in {@code results.json}. Percentiles are nearest-rank over the measured
+ * requests that completed (p-th: the value at rank ⌈p·n⌉ of the sorted values); NaN when none completed.
+ *
+ * @param ttftP50Ms time to first token, arrival at the gateway to the first output token
+ * @param tpotP50Ms time per output token after the first: (last − first token) / (output tokens − 1)
+ * @param e2eP50Ms arrival to the last token
+ * @param outputTokensPerSec output tokens of the measured requests over the measured window: from the first measured
+ * arrival to the last measured completion
+ * @param requestsPerSec measured requests completed over the same window
+ * @param prefixHitRate prompt tokens the engines served from their prefix caches over the tokens they looked up, in
+ * the measured window (engine counters, every pod)
+ * @param loadSkewCv coefficient of variation (population standard deviation / mean) of the measured requests each pod
+ * received; 0 is perfectly even
+ * @param preemptions requests the engines preempted for lack of KV blocks in the measured window
+ * @param failed measured requests that got no pod or that the pod refused
+ * @param schedulerMicrosP50 wall-clock time of the routing decision (filters, scorers, picker), median; the one
+ * figure that is not repeatable
+ */
+public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, double tpotP50Ms, double e2eP50Ms,
+		double e2eP99Ms, double outputTokensPerSec, double requestsPerSec, double prefixHitRate, double loadSkewCv,
+		long preemptions, long failed, double schedulerMicrosP50) {
+
+	public static Figures of(RunResult run) {
+		int n = run.measured().size();
+		double[] ttft = new double[n];
+		double[] e2e = new double[n];
+		double[] tpot = new double[n];
+		double[] scheduler = new double[n];
+		int completed = 0;
+		int tpotCount = 0;
+		long outputTokens = 0;
+		long failed = 0;
+		long windowStart = Long.MAX_VALUE;
+		long windowEnd = Long.MIN_VALUE;
+		for (int i = 0; i < n; i++) {
+			RequestRecord record = run.measured().get(i);
+			scheduler[i] = record.schedulerNanos() / 1000.0;
+			windowStart = Math.min(windowStart, record.arrivalMicros());
+			if (record.failed()) {
+				failed++;
+				continue;
+			}
+			if (!record.completed()) {
+				continue;
+			}
+			windowEnd = Math.max(windowEnd, record.finishMicros());
+			ttft[completed] = (record.firstTokenMicros() - record.arrivalMicros()) / 1000.0;
+			e2e[completed] = (record.finishMicros() - record.arrivalMicros()) / 1000.0;
+			completed++;
+			outputTokens += record.outputTokens();
+			if (record.outputTokens() > 1) {
+				tpot[tpotCount++] = (record.finishMicros() - record.firstTokenMicros()) / 1000.0
+						/ (record.outputTokens() - 1);
+			}
+		}
+		double windowSeconds = (windowEnd > windowStart) ? (windowEnd - windowStart) / 1e6 : Double.NaN;
+		double prefixHitRate = (run.prefixQueryTokens() > 0)
+				? (double) run.prefixHitTokens() / run.prefixQueryTokens() : 0;
+		return new Figures(percentile(ttft, completed, 0.50), percentile(ttft, completed, 0.90),
+				percentile(ttft, completed, 0.99), percentile(tpot, tpotCount, 0.50), percentile(e2e, completed, 0.50),
+				percentile(e2e, completed, 0.99), outputTokens / windowSeconds, completed / windowSeconds,
+				prefixHitRate, coefficientOfVariation(run.measuredRequestsPerPod()), run.preemptions(), failed,
+				percentile(scheduler, n, 0.50));
+	}
+
+	/** Nearest rank over the first {@code count} values (sorted in place); NaN when there are none. */
+	static double percentile(double[] values, int count, double p) {
+		if (count == 0) {
+			return Double.NaN;
+		}
+		Arrays.sort(values, 0, count);
+		int rank = (int) Math.ceil(p * count);
+		return values[Math.max(0, rank - 1)];
+	}
+
+	static double coefficientOfVariation(long[] values) {
+		if (values.length == 0) {
+			return 0;
+		}
+		double mean = 0;
+		for (long value : values) {
+			mean += value;
+		}
+		mean /= values.length;
+		if (mean == 0) {
+			return 0;
+		}
+		double variance = 0;
+		for (long value : values) {
+			variance += (value - mean) * (value - mean);
+		}
+		return Math.sqrt(variance / values.length) / mean;
+	}
+
+	/** Time to first token of every measured request that completed, ms, sorted: for CDF charts. */
+	public static double[] sortedTtftMillis(RunResult run) {
+		return run.measured()
+			.stream()
+			.filter(RequestRecord::completed)
+			.mapToDouble((record) -> (record.firstTokenMicros() - record.arrivalMicros()) / 1000.0)
+			.sorted()
+			.toArray();
+	}
+}

@@ -1,0 +1,128 @@
+package io.infergate.bench.quality.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.infergate.bench.quality.report.ResultsJson.RateResults;
+import io.infergate.bench.quality.workload.Workload;
+
+/** Writes {@code report.md}, its PNG charts and {@code results.json} into the output directory. */
+public final class ReportWriter {
+
+	private ReportWriter() {
+	}
+
+	/**
+	 * @param command the command line that produced the run, quoted in the report
+	 * @param ttftByRate per rate (same order as {@code rates}), each policy's sorted TTFTs in ms
+	 */
+	public static void write(Path outDir, Workload workload, String command, List<RateResults> rates,
+			List<Map<String, double[]>> ttftByRate) throws IOException {
+		boolean ladder = !workload.arrival().ladder().isEmpty();
+		Files.writeString(outDir.resolve("results.json"), ResultsJson.write(workload.name(), rates, ladder),
+				StandardCharsets.UTF_8);
+		StringBuilder md = new StringBuilder();
+		md.append("# Routing quality: ").append(workload.name()).append("\n\n");
+		md.append(describe(workload)).append("\n\n");
+		md.append("Reproduce:\n\n    ").append(command).append("\n\n");
+		for (int r = 0; r < rates.size(); r++) {
+			RateResults rate = rates.get(r);
+			String suffix = ladder ? "-" + ResultsJson.rateKey(rate.ratePerSecond()) : "";
+			String heading = Double.isNaN(rate.ratePerSecond()) ? "Results"
+					: "Results at " + ResultsJson.rateKey(rate.ratePerSecond()) + " requests/s";
+			md.append("## ").append(heading).append("\n\n");
+			table(md, rate.policies());
+			String chart = "ttft-cdf" + suffix + ".png";
+			Charts.ttftCdf(outDir.resolve(chart).toFile(), workload.name() + ": TTFT CDF"
+					+ (ladder ? " at " + ResultsJson.rateKey(rate.ratePerSecond()) + " req/s" : ""), ttftByRate.get(r));
+			md.append("\n![TTFT CDF](").append(chart).append(")\n\n");
+		}
+		if (ladder) {
+			md.append("## Against the offered rate\n\n");
+			Charts.againstRate(outDir.resolve("throughput-vs-rate.png").toFile(),
+					workload.name() + ": output throughput", "output tokens/s", rates, Figures::outputTokensPerSec);
+			Charts.againstRate(outDir.resolve("ttft-p90-vs-rate.png").toFile(), workload.name() + ": TTFT p90",
+					"TTFT p90 (ms)", rates, Figures::ttftP90Ms);
+			md.append("![throughput against rate](throughput-vs-rate.png)\n\n");
+			md.append("![TTFT p90 against rate](ttft-p90-vs-rate.png)\n\n");
+		}
+		md.append(DEFINITIONS);
+		Files.writeString(outDir.resolve("report.md"), md.toString(), StandardCharsets.UTF_8);
+	}
+
+	/** The Markdown table of one rate's figures, one row per policy. */
+	public static void table(StringBuilder md, Map<String, Figures> policies) {
+		md.append("| policy | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p50 ms | E2E p50 ms | E2E p99 ms "
+				+ "| output tok/s | req/s | prefix hit | load CV | preempt | failed | sched µs p50 |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		for (Map.Entry<String, Figures> entry : policies.entrySet()) {
+			Figures f = entry.getValue();
+			md.append("| ").append(entry.getKey())
+				.append(" | ").append(fixed(f.ttftP50Ms(), 1))
+				.append(" | ").append(fixed(f.ttftP90Ms(), 1))
+				.append(" | ").append(fixed(f.ttftP99Ms(), 1))
+				.append(" | ").append(fixed(f.tpotP50Ms(), 2))
+				.append(" | ").append(fixed(f.e2eP50Ms(), 0))
+				.append(" | ").append(fixed(f.e2eP99Ms(), 0))
+				.append(" | ").append(fixed(f.outputTokensPerSec(), 0))
+				.append(" | ").append(fixed(f.requestsPerSec(), 1))
+				.append(" | ").append(fixed(f.prefixHitRate(), 3))
+				.append(" | ").append(fixed(f.loadSkewCv(), 3))
+				.append(" | ").append(f.preemptions())
+				.append(" | ").append(f.failed())
+				.append(" | ").append(fixed(f.schedulerMicrosP50(), 1))
+				.append(" |\n");
+		}
+	}
+
+	private static String fixed(double value, int decimals) {
+		return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, "%,." + decimals + "f", value);
+	}
+
+	private static String describe(Workload workload) {
+		Workload.Cluster cluster = workload.cluster();
+		Workload.Arrival arrival = workload.arrival();
+		String arrivals = switch (arrival.type()) {
+			case POISSON -> arrival.ladder().isEmpty()
+					? "Poisson arrivals at " + ResultsJson.rateKey(arrival.rate()) + " requests/s"
+					: "Poisson arrivals at each rate of " + arrival.ladder().stream().map(ResultsJson::rateKey).toList()
+							+ " requests/s in turn";
+			case CLOSED_LOOP -> "closed loop with " + arrival.concurrency() + " clients";
+		};
+		return String.format(Locale.ROOT,
+				"%d pods (%s, %d KV blocks of %d tokens, max %d sequences, %d batched tokens%s%s), %s, "
+						+ "%d measured requests after %d warm-up, shape %s, seed %d.",
+				cluster.pods(), cluster.perfProfile().name(), cluster.kvBlocks(), cluster.blockSize(),
+				cluster.maxNumSeqs(), cluster.maxNumBatchedTokens(),
+				cluster.adapters().isEmpty() ? ""
+						: ", adapters " + cluster.adapters() + " with " + cluster.maxLoras() + " slots",
+				cluster.overrides().isEmpty() ? "" : ", overrides " + cluster.overrides().size(), arrivals,
+				workload.requests(), workload.warmup(), workload.shape(), workload.seed());
+	}
+
+	private static final String DEFINITIONS = """
+			## Definitions
+
+			- Times are virtual: the simulated engines' step-time model, not this machine's speed. TTFT runs from the \
+			request's arrival at the gateway to its first output token; TPOT is (last − first token time) / (output \
+			tokens − 1); E2E runs from arrival to the last token.
+			- Percentiles are nearest-rank over the measured requests that completed (warm-up requests are sent first \
+			and left out).
+			- Throughput (output tok/s, req/s) counts the measured requests over the measured window, from the first \
+			measured arrival to the last measured completion.
+			- Prefix hit: prompt tokens the engines took from their prefix caches over the prompt tokens they looked up, \
+			summed over the pods from the first measured arrival to the end (engine counters, as \
+			`vllm:prefix_cache_hits_total / vllm:prefix_cache_queries_total`).
+			- Load CV: coefficient of variation (population standard deviation / mean) of the measured requests each pod \
+			received; 0 is perfectly even.
+			- Preempt: requests the engines preempted for lack of KV blocks in the measured window. Failed: measured \
+			requests that got no pod or that the pod refused.
+			- Sched µs p50: median wall-clock time of one routing decision on the machine that ran the bench; it is the \
+			only figure that changes between runs of the same seed.
+			""";
+}

@@ -1,0 +1,103 @@
+package io.infergate.bench.quality.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Writes {@code results.json}: {@code {"workload": NAME, "policies": {POLICY: FIGURES}}}, or for a ladder of rates
+ * {@code {"workload": NAME, "ladder": {RATE: {"workload": NAME, "policies": {...}}}}}. Keys keep their order and
+ * numbers a fixed number of decimals, so the same figures always give the same bytes; NaN is written as null.
+ */
+public final class ResultsJson {
+
+	private ResultsJson() {
+	}
+
+	/** One rate's figures by policy, in the order the policies were given. */
+	public record RateResults(double ratePerSecond, Map<String, Figures> policies) {
+	}
+
+	public static String write(String workload, List<RateResults> rates, boolean ladder) {
+		StringBuilder json = new StringBuilder();
+		json.append("{\n  \"workload\": ").append(string(workload)).append(",\n");
+		if (!ladder) {
+			json.append("  \"policies\": ");
+			policies(json, rates.get(0).policies(), "  ");
+		}
+		else {
+			json.append("  \"ladder\": {\n");
+			for (int r = 0; r < rates.size(); r++) {
+				RateResults rate = rates.get(r);
+				json.append("    ").append(string(rateKey(rate.ratePerSecond()))).append(": {\n");
+				json.append("      \"workload\": ").append(string(workload)).append(",\n");
+				json.append("      \"policies\": ");
+				policies(json, rate.policies(), "      ");
+				json.append("\n    }").append(r + 1 < rates.size() ? ",\n" : "\n");
+			}
+			json.append("  }");
+		}
+		return json.append("\n}\n").toString();
+	}
+
+	/** A rate as a JSON key or a label: {@code 40} or {@code 12.5}. */
+	public static String rateKey(double rate) {
+		if (rate == Math.rint(rate)) {
+			return Long.toString((long) rate);
+		}
+		return Double.toString(rate);
+	}
+
+	private static void policies(StringBuilder json, Map<String, Figures> policies, String indent) {
+		json.append("{\n");
+		int i = 0;
+		for (Map.Entry<String, Figures> entry : policies.entrySet()) {
+			Figures f = entry.getValue();
+			String in = indent + "    ";
+			json.append(indent).append("  ").append(string(entry.getKey())).append(": {\n");
+			field(json, in, "ttftP50Ms", number(f.ttftP50Ms(), 3), false);
+			field(json, in, "ttftP90Ms", number(f.ttftP90Ms(), 3), false);
+			field(json, in, "ttftP99Ms", number(f.ttftP99Ms(), 3), false);
+			field(json, in, "tpotP50Ms", number(f.tpotP50Ms(), 3), false);
+			field(json, in, "e2eP50Ms", number(f.e2eP50Ms(), 3), false);
+			field(json, in, "e2eP99Ms", number(f.e2eP99Ms(), 3), false);
+			field(json, in, "outputTokensPerSec", number(f.outputTokensPerSec(), 2), false);
+			field(json, in, "requestsPerSec", number(f.requestsPerSec(), 3), false);
+			field(json, in, "prefixHitRate", number(f.prefixHitRate(), 4), false);
+			field(json, in, "loadSkewCv", number(f.loadSkewCv(), 4), false);
+			field(json, in, "preemptions", Long.toString(f.preemptions()), false);
+			field(json, in, "failed", Long.toString(f.failed()), false);
+			field(json, in, "schedulerMicrosP50", number(f.schedulerMicrosP50(), 2), true);
+			json.append(indent).append("  }").append(++i < policies.size() ? ",\n" : "\n");
+		}
+		json.append(indent).append("}");
+	}
+
+	private static void field(StringBuilder json, String indent, String name, String value, boolean last) {
+		json.append(indent).append('"').append(name).append("\": ").append(value).append(last ? "\n" : ",\n");
+	}
+
+	static String number(double value, int decimals) {
+		if (Double.isNaN(value) || Double.isInfinite(value)) {
+			return "null";
+		}
+		return String.format(Locale.ROOT, "%." + decimals + "f", value);
+	}
+
+	private static String string(String value) {
+		StringBuilder quoted = new StringBuilder("\"");
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (c == '"' || c == '\\') {
+				quoted.append('\\').append(c);
+			}
+			else if (c < 0x20) {
+				quoted.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+			}
+			else {
+				quoted.append(c);
+			}
+		}
+		return quoted.append('"').toString();
+	}
+}

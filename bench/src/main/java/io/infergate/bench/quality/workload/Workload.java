@@ -1,0 +1,147 @@
+package io.infergate.bench.quality.workload;
+
+import java.util.List;
+import java.util.Map;
+
+import io.infergate.sim.engine.EngineConfig;
+import io.infergate.sim.engine.PerfProfile;
+
+/**
+ * One workload file: the simulated cluster, how requests arrive, how many are measured, and what they look like.
+ * Lengths are in tokens. The format is DESIGN.md's "Bench workload and results format".
+ *
+ * @param name the workload's name, as written in results
+ * @param seed seeds every random choice: texts, lengths, arrivals, adapters and the pickers' randomness
+ * @param cluster the simulated pods
+ * @param arrival when requests arrive
+ * @param requests requests measured, after the warm-up
+ * @param warmup requests sent first and left out of every figure
+ * @param shape what each request is
+ */
+public record Workload(String name, long seed, Cluster cluster, Arrival arrival, int requests, int warmup,
+		Shape shape) {
+
+	/** Requests sent in one run: warm-up and measured. */
+	public int totalRequests() {
+		return warmup + requests;
+	}
+
+	/**
+	 * The pods: each has the cluster's engine settings, changed by the overrides naming it.
+	 *
+	 * @param adapters LoRA adapters every pod serves
+	 */
+	public record Cluster(int pods, PerfProfile perfProfile, int kvBlocks, int blockSize, int maxNumSeqs,
+			int maxNumBatchedTokens, int maxLoras, List<String> adapters, List<PodOverride> overrides) {
+
+		/** The engine settings of pod {@code pod} (0-based). */
+		public EngineConfig engineConfig(int pod) {
+			PerfProfile profile = perfProfile;
+			int blocks = kvBlocks;
+			int seqs = maxNumSeqs;
+			int batched = maxNumBatchedTokens;
+			int loras = maxLoras;
+			for (PodOverride override : overrides) {
+				if (override.pod() != pod) {
+					continue;
+				}
+				profile = (override.perfProfile() != null) ? override.perfProfile() : profile;
+				blocks = (override.kvBlocks() != null) ? override.kvBlocks() : blocks;
+				seqs = (override.maxNumSeqs() != null) ? override.maxNumSeqs() : seqs;
+				batched = (override.maxNumBatchedTokens() != null) ? override.maxNumBatchedTokens() : batched;
+				loras = (override.maxLoras() != null) ? override.maxLoras() : loras;
+			}
+			EngineConfig.Builder builder = EngineConfig.builder()
+				.perfProfile(profile)
+				.numKvBlocks(blocks)
+				.blockSize(blockSize)
+				.maxNumSeqs(seqs)
+				.maxNumBatchedTokens(batched)
+				.loraModules(adapters);
+			if (!adapters.isEmpty() || loras > 0) {
+				builder.maxLoras(loras);
+			}
+			return builder.build();
+		}
+	}
+
+	/** Settings of one pod that differ from the cluster's; null keeps the cluster's value. */
+	public record PodOverride(int pod, PerfProfile perfProfile, Integer kvBlocks, Integer maxNumSeqs,
+			Integer maxNumBatchedTokens, Integer maxLoras) {
+	}
+
+	/**
+	 * Arrivals: Poisson at {@code rate} requests/s (each rate of {@code ladder} in turn, when given), or closed-loop
+	 * with {@code concurrency} clients that each send their next request when the previous one ends.
+	 */
+	public record Arrival(Type type, double rate, int concurrency, List<Double> ladder) {
+
+		public enum Type {
+			POISSON, CLOSED_LOOP
+		}
+
+		/** The rates to run, in order: the ladder, or the one rate; for closed-loop one entry, NaN. */
+		public List<Double> rates() {
+			if (type == Type.CLOSED_LOOP) {
+				return List.of(Double.NaN);
+			}
+			return ladder.isEmpty() ? List.of(rate) : ladder;
+		}
+	}
+
+	/** What the requests look like. */
+	public sealed interface Shape permits SharedPrefix, MultiTurn, RandomPrompts, LoraMix {
+
+		String type();
+	}
+
+	/**
+	 * SGLang's generated-shared-prefix: {@code groups} system prompts, each followed by its own questions. Requests
+	 * take the groups × prompts-per-group pairs in a seeded random order, pass after pass, every question new.
+	 */
+	public record SharedPrefix(int groups, int promptsPerGroup, Length systemPromptLen, Length questionLen,
+			Length outputLen) implements Shape {
+
+		@Override
+		public String type() {
+			return "shared-prefix";
+		}
+	}
+
+	/**
+	 * Conversations whose history grows each turn: turn k's prompt is the optional system prompt, the k earlier user
+	 * turns and replies, and the new user turn. A conversation's next turn is sent {@code thinkTimeMs} after the
+	 * previous reply ends.
+	 */
+	public record MultiTurn(int conversations, int turns, Length systemPromptLen, Length userTurnLen,
+			Length outputLen, Length thinkTimeMs) implements Shape {
+
+		@Override
+		public String type() {
+			return "multi-turn";
+		}
+	}
+
+	/** Prompts that share nothing: random text of {@code promptLen} tokens. */
+	public record RandomPrompts(Length promptLen, Length outputLen) implements Shape {
+
+		@Override
+		public String type() {
+			return "random";
+		}
+	}
+
+	/**
+	 * A base shape whose requests use LoRA adapters in the given proportions ({@code none} for the base model): one
+	 * draw per group for shared-prefix, per conversation for multi-turn, per request for random prompts.
+	 */
+	public record LoraMix(Map<String, Double> adapterWeights, Shape base) implements Shape {
+
+		public static final String NO_ADAPTER = "none";
+
+		@Override
+		public String type() {
+			return "lora-mix";
+		}
+	}
+}
