@@ -1,0 +1,97 @@
+package io.infergate.bench.quality.replay;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.infergate.bench.quality.report.Figures;
+import io.infergate.bench.quality.workload.Workload;
+import io.infergate.bench.quality.workload.WorkloadParser;
+import io.infergate.sim.engine.PerfProfile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class ReplayTest {
+
+	/** Steps cost 1 ms plus 10 µs per prefill token; decoding is free beyond the 1 ms. */
+	private static final PerfProfile ONE_MS_STEPS = new PerfProfile("test", 1000, 10, 0);
+
+	private static Workload withProfile(Workload workload, PerfProfile profile) {
+		Workload.Cluster c = workload.cluster();
+		return new Workload(workload.name(), workload.seed(), new Workload.Cluster(c.pods(), profile, c.kvBlocks(),
+				c.blockSize(), c.maxNumSeqs(), c.maxNumBatchedTokens(), c.maxLoras(), c.adapters(), c.overrides()),
+				workload.arrival(), workload.requests(), workload.warmup(), workload.shape());
+	}
+
+	@Test
+	void oneClientOnTwoPodsUnderRoundRobinGivesHandComputedTimes() {
+		// Each prompt is 100 tokens of text plus 6 of chat template: 106 tokens, one prefill step of
+		// 1000 + 10·106 = 2060 µs, which also yields the first token; then 3 decode steps of 1000 µs.
+		Workload workload = withProfile(WorkloadParser.parse("""
+				name: hand
+				cluster: {pods: 2}
+				arrival: {type: closed-loop, concurrency: 1}
+				requests: 4
+				shape: {type: random, prompt-len: 100, output-len: 4}
+				"""), ONE_MS_STEPS);
+
+		RunResult run = new Replay(workload, "round-robin", Double.NaN, Replay.Progress.NONE).run();
+
+		assertThat(run.measured()).extracting(RequestRecord::pod).containsExactly(0, 1, 0, 1);
+		assertThat(run.measured()).extracting(RequestRecord::arrivalMicros).containsExactly(0L, 5060L, 10120L, 15180L);
+		for (RequestRecord record : run.measured()) {
+			assertThat(record.firstTokenMicros() - record.arrivalMicros()).isEqualTo(2060);
+			assertThat(record.finishMicros() - record.arrivalMicros()).isEqualTo(5060);
+		}
+		Figures figures = Figures.of(run);
+		assertThat(figures.ttftP50Ms()).isEqualTo(2.06);
+		assertThat(figures.tpotP50Ms()).isEqualTo(1.0);
+		assertThat(figures.e2eP99Ms()).isEqualTo(5.06);
+		assertThat(figures.requestsPerSec()).isCloseTo(4 / 0.02024, within(1e-9));
+		assertThat(figures.outputTokensPerSec()).isCloseTo(16 / 0.02024, within(1e-9));
+		assertThat(figures.loadSkewCv()).isZero();
+		assertThat(figures.prefixHitRate()).isZero();
+	}
+
+	@Test
+	void requestsArrivingTogetherShareOneStep() {
+		// Four clients at t = 0 on two pods: two prompts of 106 tokens per pod in one step of 1000 + 10·212 µs.
+		Workload workload = withProfile(WorkloadParser.parse("""
+				name: hand
+				cluster: {pods: 2}
+				arrival: {type: closed-loop, concurrency: 4}
+				requests: 4
+				shape: {type: random, prompt-len: 100, output-len: 4}
+				"""), ONE_MS_STEPS);
+
+		RunResult run = new Replay(workload, "round-robin", Double.NaN, Replay.Progress.NONE).run();
+
+		assertThat(run.measured()).extracting(RequestRecord::pod).containsExactly(0, 1, 0, 1);
+		assertThat(run.measured()).extracting(RequestRecord::firstTokenMicros).containsOnly(3120L);
+		assertThat(run.measured()).extracting(RequestRecord::finishMicros).containsOnly(6120L);
+	}
+
+	@Test
+	void theSecondRequestOfAGroupHitsTheCacheOfThePodThatServedTheFirst() {
+		// Oracle routing sends the second prompt of the group to the pod holding its 256-token system prompt.
+		Workload workload = withProfile(WorkloadParser.parse("""
+				name: hand
+				cluster: {pods: 2}
+				arrival: {type: closed-loop, concurrency: 1}
+				requests: 2
+				shape: {type: shared-prefix, groups: 1, prompts-per-group: 2, system-prompt-len: 256,
+				        question-len: 16, output-len: 2}
+				"""), ONE_MS_STEPS);
+
+		RunResult run = new Replay(workload, "oracle", Double.NaN, Replay.Progress.NONE).run();
+
+		List<RequestRecord> records = run.measured();
+		assertThat(records.get(1).pod()).isEqualTo(records.get(0).pod());
+		// Prompt: "<|system|>\n" + 1024 chars + "\n<|user|>\n" + 64 chars + "\n<|assistant|>\n" = 1124 chars,
+		// 281 tokens. The first 1045 characters (261 tokens) are the same in both requests: 16 full blocks of 16.
+		assertThat(run.prefixHitTokens()).isEqualTo(256);
+		assertThat(records.get(0).firstTokenMicros() - records.get(0).arrivalMicros()).isEqualTo(1000 + 10 * 281);
+		assertThat(records.get(1).firstTokenMicros() - records.get(1).arrivalMicros()).isEqualTo(1000 + 10 * 25);
+	}
+}
