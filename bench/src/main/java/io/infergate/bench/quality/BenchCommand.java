@@ -113,13 +113,17 @@ public final class BenchCommand {
 				(long) rates.size() * options.policies.size() * workload.totalRequests());
 		List<RateResults> results = new ArrayList<>();
 		List<Map<String, double[]>> ttfts = new ArrayList<>();
+		List<String> timings = new ArrayList<>();
 		for (double rate : rates) {
 			Map<String, Figures> byPolicy = new LinkedHashMap<>();
 			Map<String, double[]> ttftByPolicy = new LinkedHashMap<>();
 			for (String policy : options.policies) {
 				progress.startRun(policy + (Double.isNaN(rate) ? "" : " @ " + ResultsJson.rateKey(rate) + " req/s"),
 						workload.totalRequests());
+				long startNanos = System.nanoTime();
 				RunResult run = new Replay(workload, policy, rate, progress).run();
+				timings.add(String.format(Locale.ROOT, "%s: %d requests, %.1f s simulated, %.1f s wall", policy,
+						run.issued(), run.endMicros() / 1e6, (System.nanoTime() - startNanos) / 1e9));
 				byPolicy.put(policy, Figures.of(run));
 				ttftByPolicy.put(policy, Figures.sortedTtftMillis(run));
 			}
@@ -143,6 +147,7 @@ public final class BenchCommand {
 			ReportWriter.table(table, rate.policies());
 			out.print(table);
 		}
+		out.println("Replays (wall time includes each run's Spring context): " + String.join("; ", timings));
 		out.println("Wrote " + options.out.resolve("results.json") + " and " + options.out.resolve("report.md"));
 		return 0;
 	}
