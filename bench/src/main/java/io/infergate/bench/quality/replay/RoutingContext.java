@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
 import io.infergate.routing.InferenceRouter;
+import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
@@ -64,7 +66,7 @@ final class RoutingContext implements AutoCloseable {
 
 	/** The names of every profile a replay can run: the shipped ones and the bench's own. */
 	static Set<String> profileNames() {
-		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(java.util.Map.of()),
+		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(Map.of()),
 				new NoOracle(), RandomGenerator.of("L64X128MixRandom"))) {
 			return Set.copyOf(probe.context.getBean(SchedulingProfiles.class).names());
 		}
@@ -97,7 +99,7 @@ final class RoutingContext implements AutoCloseable {
 		}
 
 		@Override
-		public int cachedPrefixTokens(io.infergate.routing.endpoint.Endpoint endpoint) {
+		public int cachedPrefixTokens(Endpoint endpoint) {
 			return 0;
 		}
 	}

@@ -1,7 +1,6 @@
 package io.infergate.bench.quality.workload;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -51,20 +50,6 @@ public final class WorkloadParser {
 			throw new WorkloadException("cannot read: " + ex.getMessage());
 		}
 		return parse(text);
-	}
-
-	public static Workload parse(Reader reader) {
-		try {
-			StringBuilder text = new StringBuilder();
-			char[] buffer = new char[8192];
-			for (int n; (n = reader.read(buffer)) >= 0;) {
-				text.append(buffer, 0, n);
-			}
-			return parse(text.toString());
-		}
-		catch (IOException ex) {
-			throw new WorkloadException("cannot read: " + ex.getMessage());
-		}
 	}
 
 	public static Workload parse(String yamlText) {

@@ -24,19 +24,23 @@ class ReplayTest {
 				workload.arrival(), workload.requests(), workload.warmup(), workload.shape());
 	}
 
+	/** Four random prompts of 100 tokens and 4 output tokens, from {@code clients} closed-loop clients. */
+	private static RunResult roundRobinOverTwoPods(int clients) {
+		Workload workload = withProfile(WorkloadParser.parse("""
+				name: hand
+				cluster: {pods: 2}
+				arrival: {type: closed-loop, concurrency: %d}
+				requests: 4
+				shape: {type: random, prompt-len: 100, output-len: 4}
+				""".formatted(clients)), ONE_MS_STEPS);
+		return new Replay(workload, "round-robin", Double.NaN, Replay.Progress.NONE).run();
+	}
+
 	@Test
 	void oneClientOnTwoPodsUnderRoundRobinGivesHandComputedTimes() {
 		// Each prompt is 100 tokens of text plus 6 of chat template: 106 tokens, one prefill step of
 		// 1000 + 10·106 = 2060 µs, which also yields the first token; then 3 decode steps of 1000 µs.
-		Workload workload = withProfile(WorkloadParser.parse("""
-				name: hand
-				cluster: {pods: 2}
-				arrival: {type: closed-loop, concurrency: 1}
-				requests: 4
-				shape: {type: random, prompt-len: 100, output-len: 4}
-				"""), ONE_MS_STEPS);
-
-		RunResult run = new Replay(workload, "round-robin", Double.NaN, Replay.Progress.NONE).run();
+		RunResult run = roundRobinOverTwoPods(1);
 
 		assertThat(run.measured()).extracting(RequestRecord::pod).containsExactly(0, 1, 0, 1);
 		assertThat(run.measured()).extracting(RequestRecord::arrivalMicros).containsExactly(0L, 5060L, 10120L, 15180L);
@@ -57,15 +61,7 @@ class ReplayTest {
 	@Test
 	void requestsArrivingTogetherShareOneStep() {
 		// Four clients at t = 0 on two pods: two prompts of 106 tokens per pod in one step of 1000 + 10·212 µs.
-		Workload workload = withProfile(WorkloadParser.parse("""
-				name: hand
-				cluster: {pods: 2}
-				arrival: {type: closed-loop, concurrency: 4}
-				requests: 4
-				shape: {type: random, prompt-len: 100, output-len: 4}
-				"""), ONE_MS_STEPS);
-
-		RunResult run = new Replay(workload, "round-robin", Double.NaN, Replay.Progress.NONE).run();
+		RunResult run = roundRobinOverTwoPods(4);
 
 		assertThat(run.measured()).extracting(RequestRecord::pod).containsExactly(0, 1, 0, 1);
 		assertThat(run.measured()).extracting(RequestRecord::firstTokenMicros).containsOnly(3120L);
