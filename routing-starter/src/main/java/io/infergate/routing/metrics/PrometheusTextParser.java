@@ -46,6 +46,10 @@ public final class PrometheusTextParser {
 
 	private static final PrometheusTextParser FULL = new PrometheusTextParser(null);
 
+	private static final int STRING_CACHE_SLOTS = 64;
+
+	private static final int MAX_CACHED_STRING_BYTES = 64;
+
 	private static final boolean[] NAME_CHAR = new boolean[256];
 
 	private static final boolean[] LABEL_NAME_CHAR = new boolean[256];
@@ -163,6 +167,11 @@ public final class PrometheusTextParser {
 
 		private String[] labels = new String[8];
 
+		/** Recently made strings by slot, so repeated names and values (le, model_name) are made once per parse. */
+		private byte[][] stringKeys;
+
+		private String[] strings;
+
 		private int labelsLength;
 
 		/** The value read by {@link #labelValue}, and whether the last number read was malformed. */
@@ -207,7 +216,7 @@ public final class PrometheusTextParser {
 				}
 			}
 			else if (nameEnd > i && !isDigit(first)) {
-				name = new String(text, i, nameEnd - i, StandardCharsets.ISO_8859_1);
+				name = string(i, nameEnd);
 			}
 			else {
 				name = null;
@@ -284,7 +293,7 @@ public final class PrometheusTextParser {
 				if (i == nameStart) {
 					return -1;
 				}
-				String labelName = new String(text, nameStart, i - nameStart, StandardCharsets.ISO_8859_1);
+				String labelName = string(nameStart, i);
 				i = skipSpaces(i, limit);
 				if (i >= limit || text[i] != '=') {
 					return -1;
@@ -321,7 +330,7 @@ public final class PrometheusTextParser {
 				return -1;
 			}
 			if (text[i] == '"') {
-				pendingValue = new String(text, start, i - start, StandardCharsets.UTF_8);
+				pendingValue = string(start, i);
 				return i + 1;
 			}
 			// Escapes: copy into scratch space, which grows with the longest escaped value seen.
@@ -354,6 +363,34 @@ public final class PrometheusTextParser {
 				}
 			}
 			return -1;
+		}
+
+		/**
+		 * The UTF-8 text of {@code text[from, to)}; short strings come from a direct-mapped cache keyed by their
+		 * bytes, so a label such as {@code model_name="..."} repeated on every line is decoded once.
+		 */
+		private String string(int from, int to) {
+			int length = to - from;
+			if (length > MAX_CACHED_STRING_BYTES) {
+				return new String(text, from, length, StandardCharsets.UTF_8);
+			}
+			int hash = length;
+			for (int i = from; i < to; i++) {
+				hash = 31 * hash + text[i];
+			}
+			if (strings == null) {
+				stringKeys = new byte[STRING_CACHE_SLOTS][];
+				strings = new String[STRING_CACHE_SLOTS];
+			}
+			int slot = (hash ^ (hash >>> 7)) & (STRING_CACHE_SLOTS - 1);
+			byte[] key = stringKeys[slot];
+			if (key != null && Arrays.equals(key, 0, key.length, text, from, to)) {
+				return strings[slot];
+			}
+			String value = new String(text, from, length, StandardCharsets.UTF_8);
+			stringKeys[slot] = Arrays.copyOfRange(text, from, to);
+			strings[slot] = value;
+			return value;
 		}
 
 		private void addLabel(String name, String value) {
