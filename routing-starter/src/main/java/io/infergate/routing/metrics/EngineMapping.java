@@ -34,6 +34,8 @@ import io.infergate.routing.endpoint.EndpointMetrics;
  * <td>{@code trtllm_kv_cache_max_blocks}</td>
  * <td>{@code nv_trt_llm_kv_cache_block_metrics{kv_cache_block_type="max"}}</td></tr>
  * <tr><td>lora-info</td><td>{@code vllm:lora_requests_info}</td><td>none</td><td>none</td><td>none</td></tr>
+ * <tr><td>served at</td><td>{@code /metrics}</td><td>{@code /metrics}</td><td>{@code /prometheus/metrics}</td>
+ * <td>{@code /metrics} on port 8002</td></tr>
  * </table>
  * <p>
  * <b>Several series.</b> One server can write several series of a metric: one per engine core ({@code engine}),
@@ -79,7 +81,7 @@ public final class EngineMapping {
 
 	static final String LORA_WAITING_LABEL = "waiting_lora_adapters";
 
-	private static final EngineMapping VLLM_MAPPING = builtIn(VLLM,
+	private static final EngineMapping VLLM_MAPPING = builtIn(VLLM, "/metrics", -1,
 			"vllm:num_requests_waiting",
 			"vllm:num_requests_running",
 			List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"),
@@ -87,7 +89,7 @@ public final class EngineMapping {
 			List.of("vllm:cache_config_info[num_gpu_blocks]"),
 			List.of("vllm:lora_requests_info"));
 
-	private static final EngineMapping SGLANG_MAPPING = builtIn(SGLANG,
+	private static final EngineMapping SGLANG_MAPPING = builtIn(SGLANG, "/metrics", -1,
 			"sglang:num_queue_reqs",
 			"sglang:num_running_reqs",
 			List.of("sglang:token_usage"),
@@ -95,7 +97,8 @@ public final class EngineMapping {
 			List.of("sglang:cache_config_info[num_pages]", "sglang:num_pages"),
 			List.of());
 
-	private static final EngineMapping TRTLLM_SERVE_MAPPING = builtIn(TRTLLM_SERVE,
+	// trtllm-serve answers /metrics with JSON iteration statistics; the Prometheus text is under /prometheus.
+	private static final EngineMapping TRTLLM_SERVE_MAPPING = builtIn(TRTLLM_SERVE, "/prometheus/metrics", -1,
 			"trtllm_num_requests_waiting",
 			"trtllm_num_requests_running",
 			List.of("trtllm_kv_cache_utilization"),
@@ -103,7 +106,8 @@ public final class EngineMapping {
 			List.of("trtllm_kv_cache_max_blocks"),
 			List.of());
 
-	private static final EngineMapping TRITON_TRTLLM_MAPPING = builtIn(TRITON_TRTLLM,
+	// Triton serves metrics on a port of its own, --metrics-port, 8002 unless changed.
+	private static final EngineMapping TRITON_TRTLLM_MAPPING = builtIn(TRITON_TRTLLM, "/metrics", 8002,
 			"nv_trt_llm_request_metrics{request_type=\"waiting\"}",
 			"nv_trt_llm_request_metrics{request_type=\"scheduled\"}",
 			List.of("nv_trt_llm_kv_cache_block_metrics{kv_cache_block_type=\"fraction\"}"),
@@ -113,12 +117,19 @@ public final class EngineMapping {
 
 	private final String engine;
 
+	private final String defaultMetricsPath;
+
+	private final int defaultMetricsPort;
+
 	private final Map<EngineSignal, List<MetricSource>> sources;
 
 	private final PrometheusTextParser parser;
 
-	private EngineMapping(String engine, Map<EngineSignal, List<MetricSource>> sources) {
+	private EngineMapping(String engine, String defaultMetricsPath, int defaultMetricsPort,
+			Map<EngineSignal, List<MetricSource>> sources) {
 		this.engine = engine;
+		this.defaultMetricsPath = defaultMetricsPath;
+		this.defaultMetricsPort = defaultMetricsPort;
 		EnumMap<EngineSignal, List<MetricSource>> copy = new EnumMap<>(EngineSignal.class);
 		Set<String> names = new LinkedHashSet<>();
 		for (EngineSignal signal : EngineSignal.values()) {
@@ -149,12 +160,15 @@ public final class EngineMapping {
 		};
 	}
 
-	/** A mapping for an engine without a built-in one; every required signal needs at least one source. */
+	/**
+	 * A mapping for an engine without a built-in one, served on {@code /metrics} of the endpoint's own port; every
+	 * required signal needs at least one source.
+	 */
 	public static EngineMapping of(String engine, Map<EngineSignal, List<MetricSource>> sources) {
-		return new EngineMapping(engine, sources);
+		return new EngineMapping(engine, "/metrics", -1, sources);
 	}
 
-	private static EngineMapping builtIn(String engine, String waiting, String running, List<String> kvCacheUsage,
+	private static EngineMapping builtIn(String engine, String metricsPath, int metricsPort, String waiting, String running, List<String> kvCacheUsage,
 			List<String> blockSize, List<String> numGpuBlocks, List<String> loraInfo) {
 		Map<EngineSignal, List<MetricSource>> sources = new EnumMap<>(EngineSignal.class);
 		sources.put(EngineSignal.WAITING_REQUESTS, List.of(MetricSource.parse(waiting)));
@@ -163,7 +177,7 @@ public final class EngineMapping {
 		sources.put(EngineSignal.BLOCK_SIZE, blockSize.stream().map(MetricSource::parse).toList());
 		sources.put(EngineSignal.NUM_GPU_BLOCKS, numGpuBlocks.stream().map(MetricSource::parse).toList());
 		sources.put(EngineSignal.LORA_INFO, loraInfo.stream().map(MetricSource::parse).toList());
-		return new EngineMapping(engine, sources);
+		return new EngineMapping(engine, metricsPath, metricsPort, sources);
 	}
 
 	/**
@@ -198,11 +212,21 @@ public final class EngineMapping {
 			}
 			overridden.put(signal, List.of(source));
 		});
-		return new EngineMapping(engine, overridden);
+		return new EngineMapping(engine, defaultMetricsPath, defaultMetricsPort, overridden);
 	}
 
 	public String engine() {
 		return engine;
+	}
+
+	/** The path this engine serves its Prometheus text on: {@code /metrics}, or {@code /prometheus/metrics} for trtllm-serve. */
+	public String defaultMetricsPath() {
+		return defaultMetricsPath;
+	}
+
+	/** The port it serves them on, or -1 for the endpoint's own port; 8002 for Triton. */
+	public int defaultMetricsPort() {
+		return defaultMetricsPort;
 	}
 
 	/** Where a signal is read, in the order tried; empty when this engine does not report it. */
@@ -352,12 +376,13 @@ public final class EngineMapping {
 	@Override
 	public boolean equals(Object other) {
 		return (this == other) || (other instanceof EngineMapping mapping && engine.equals(mapping.engine)
-				&& sources.equals(mapping.sources));
+				&& defaultMetricsPath.equals(mapping.defaultMetricsPath)
+				&& defaultMetricsPort == mapping.defaultMetricsPort && sources.equals(mapping.sources));
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(engine, sources);
+		return Objects.hash(engine, defaultMetricsPath, defaultMetricsPort, sources);
 	}
 
 	@Override

@@ -12,9 +12,10 @@ import java.util.Objects;
  * @param timeoutMillis a scrape not complete after this long fails as {@code timeout}; default 1000 ms
  * @param failureThreshold consecutive failed scrapes after which the endpoint is marked not ready; default 3
  * @param maxBackoffMillis cap of the delay between failed scrapes, which doubles per failure; default 1000 ms
- * @param metricsPath path of the exposition on the endpoint; default {@code /metrics}
- * @param metricsPort port of the exposition, or -1 for the endpoint's own port (the default); Triton serves
- * metrics on a port of its own, 8002 by default
+ * @param metricsPath path of the exposition on the endpoint; default the engine's,
+ * {@link EngineMapping#defaultMetricsPath()}: {@code /metrics}, {@code /prometheus/metrics} for trtllm-serve
+ * @param metricsPort port of the exposition, or -1 for the endpoint's own port; default the engine's,
+ * {@link EngineMapping#defaultMetricsPort()}: -1, 8002 for Triton
  * @param defaultBlockSize tokens per KV-cache block when the server does not say; default 16
  * @param defaultNumGpuBlocks KV-cache blocks in all when the server does not say; default 0, unknown
  * @param maxBodyBytes a larger exposition fails as {@code body_too_large}; default 8 MiB
@@ -30,8 +31,6 @@ public record ScrapeSettings(EngineMapping mapping, long intervalMillis, long ti
 	public static final int DEFAULT_FAILURE_THRESHOLD = 3;
 
 	public static final long DEFAULT_MAX_BACKOFF_MILLIS = 1000;
-
-	public static final String DEFAULT_METRICS_PATH = "/metrics";
 
 	public static final int DEFAULT_BLOCK_SIZE = 16;
 
@@ -53,10 +52,11 @@ public record ScrapeSettings(EngineMapping mapping, long intervalMillis, long ti
 		require(maxBodyBytes > 0, "maxBodyBytes must be positive, got " + maxBodyBytes);
 	}
 
-	/** The defaults listed on the class, for an engine's mapping. */
+	/** The defaults listed on the class, with the metrics path and port where the mapping's engine serves them. */
 	public static ScrapeSettings defaults(EngineMapping mapping) {
 		return new ScrapeSettings(mapping, DEFAULT_INTERVAL_MILLIS, DEFAULT_TIMEOUT_MILLIS, DEFAULT_FAILURE_THRESHOLD,
-				DEFAULT_MAX_BACKOFF_MILLIS, DEFAULT_METRICS_PATH, -1, DEFAULT_BLOCK_SIZE, 0, DEFAULT_MAX_BODY_BYTES);
+				DEFAULT_MAX_BACKOFF_MILLIS, mapping.defaultMetricsPath(), mapping.defaultMetricsPort(),
+				DEFAULT_BLOCK_SIZE, 0, DEFAULT_MAX_BODY_BYTES);
 	}
 
 	public ScrapeSettings withMapping(EngineMapping mapping) {

@@ -24,6 +24,17 @@ class ScrapeSettingsTests {
 	}
 
 	@Test
+	void takesThePathAndPortWhereTheEngineServesItsMetrics() {
+		ScrapeSettings trtllmServe = ScrapeSettings.defaults(EngineMapping.forEngine(EngineMapping.TRTLLM_SERVE));
+		ScrapeSettings triton = ScrapeSettings.defaults(EngineMapping.forEngine(EngineMapping.TRITON_TRTLLM));
+
+		assertThat(trtllmServe.metricsPath()).isEqualTo("/prometheus/metrics");
+		assertThat(trtllmServe.metricsPort()).isEqualTo(-1);
+		assertThat(triton.metricsPath()).isEqualTo("/metrics");
+		assertThat(triton.metricsPort()).isEqualTo(8002);
+	}
+
+	@Test
 	void backoffKeepsTheIntervalAfterOneFailureThenDoublesUpToTheCap() {
 		ScrapeSettings settings = defaults.withIntervalMillis(50).withMaxBackoffMillis(1000);
 
