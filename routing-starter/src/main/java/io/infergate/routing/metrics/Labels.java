@@ -38,14 +38,6 @@ public final class Labels {
 		return namesAndValues.length / 2;
 	}
 
-	public String name(int index) {
-		return namesAndValues[2 * index];
-	}
-
-	public String value(int index) {
-		return namesAndValues[2 * index + 1];
-	}
-
 	/** The value of the first label with this name, or {@code null} when there is none. */
 	public String get(String name) {
 		for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -80,6 +72,7 @@ public final class Labels {
 		return true;
 	}
 
+	/** The labels as a map in written order; the first wins if a name repeats. */
 	public Map<String, String> asMap() {
 		Map<String, String> map = new LinkedHashMap<>();
 		for (int i = 0; i < namesAndValues.length; i += 2) {

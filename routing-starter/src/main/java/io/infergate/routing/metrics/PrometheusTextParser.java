@@ -54,7 +54,7 @@ public final class PrometheusTextParser {
 
 	private static final boolean[] LABEL_NAME_CHAR = new boolean[256];
 
-	/** Exact powers of ten representable as doubles: the fast path of {@link Line#parseValue}. */
+	/** Exact powers of ten representable as doubles: the fast path of {@link Pass#parseValue}. */
 	private static final double[] POWERS_OF_TEN = new double[23];
 
 	static {
@@ -98,26 +98,25 @@ public final class PrometheusTextParser {
 
 	/** Whether {@code name} is a valid metric name: {@code [a-zA-Z_:][a-zA-Z0-9_:]*}. */
 	public static boolean isValidMetricName(String name) {
-		if (name.isEmpty() || Character.isDigit(name.charAt(0))) {
-			return false;
-		}
-		for (int i = 0; i < name.length(); i++) {
-			char c = name.charAt(i);
-			if (c > 0x7f || !NAME_CHAR[c]) {
-				return false;
-			}
-		}
-		return true;
+		return isValidName(name, NAME_CHAR);
 	}
 
 	/** Whether {@code name} is a valid label name: {@code [a-zA-Z_][a-zA-Z0-9_]*}. */
 	public static boolean isValidLabelName(String name) {
+		return isValidName(name, LABEL_NAME_CHAR);
+	}
+
+	static boolean isNameChar(char c, boolean metric) {
+		return c < 0x80 && (metric ? NAME_CHAR : LABEL_NAME_CHAR)[c];
+	}
+
+	private static boolean isValidName(String name, boolean[] nameChars) {
 		if (name.isEmpty() || Character.isDigit(name.charAt(0))) {
 			return false;
 		}
 		for (int i = 0; i < name.length(); i++) {
 			char c = name.charAt(i);
-			if (c > 0x7f || !LABEL_NAME_CHAR[c]) {
+			if (c >= 0x80 || !nameChars[c]) {
 				return false;
 			}
 		}
@@ -141,16 +140,16 @@ public final class PrometheusTextParser {
 	/** Parses {@code length} bytes of UTF-8 exposition text starting at {@code offset}. */
 	public PrometheusSamples parse(byte[] text, int offset, int length) {
 		Objects.checkFromIndexSize(offset, length, text.length);
-		Line line = new Line(text, offset + length, selected == null);
+		Pass pass = new Pass(text, offset + length, selected == null);
 		int position = offset;
-		while (position < line.end) {
-			position = line.read(position);
+		while (position < pass.end) {
+			position = pass.read(position);
 		}
-		return new PrometheusSamples(line.samples, (line.types != null) ? line.types : Map.of(), line.skipped);
+		return new PrometheusSamples(pass.samples, (pass.types != null) ? pass.types : Map.of(), pass.skipped);
 	}
 
-	/** The state of one parse: the text, the output, and scratch space reused from line to line. */
-	private final class Line {
+	/** One pass over a text: the text, the output, and scratch space reused from line to line. */
+	private final class Pass {
 
 		private final byte[] text;
 
@@ -165,21 +164,22 @@ public final class PrometheusTextParser {
 		/** Unescaped label value bytes; allocated on the first escape seen. */
 		private byte[] unescaped;
 
+		/** Names and values of the labels of the line being read. */
 		private String[] labels = new String[8];
+
+		private int labelsLength;
 
 		/** Recently made strings by slot, so repeated names and values (le, model_name) are made once per parse. */
 		private byte[][] stringKeys;
 
 		private String[] strings;
 
-		private int labelsLength;
-
 		/** The value read by {@link #labelValue}, and whether the last number read was malformed. */
 		private String pendingValue;
 
 		private boolean malformedNumber;
 
-		Line(byte[] text, int end, boolean full) {
+		Pass(byte[] text, int end, boolean full) {
 			this.text = text;
 			this.end = end;
 			this.samples = new ArrayList<>(full ? 256 : 8);

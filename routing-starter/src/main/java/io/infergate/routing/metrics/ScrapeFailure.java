@@ -74,7 +74,7 @@ enum ScrapeFailure {
 		return (message != null && !message.isBlank()) ? message : cause.getClass().getSimpleName();
 	}
 
-	static Throwable unwrap(Throwable failure) {
+	private static Throwable unwrap(Throwable failure) {
 		Throwable cause = failure;
 		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
 				&& cause.getCause() != null) {

@@ -59,11 +59,6 @@ public record ScrapeSettings(EngineMapping mapping, long intervalMillis, long ti
 				DEFAULT_BLOCK_SIZE, 0, DEFAULT_MAX_BODY_BYTES);
 	}
 
-	public ScrapeSettings withMapping(EngineMapping mapping) {
-		return new ScrapeSettings(mapping, intervalMillis, timeoutMillis, failureThreshold, maxBackoffMillis,
-				metricsPath, metricsPort, defaultBlockSize, defaultNumGpuBlocks, maxBodyBytes);
-	}
-
 	/** These settings with another interval; the backoff cap is raised to the interval if it was below. */
 	public ScrapeSettings withIntervalMillis(long intervalMillis) {
 		return new ScrapeSettings(mapping, intervalMillis, timeoutMillis, failureThreshold,

@@ -20,7 +20,7 @@ final class SelectorReader {
 	MetricSelector selector() {
 		skipSpaces();
 		int nameStart = position;
-		while (position < text.length() && isNameChar(text.charAt(position), true)) {
+		while (position < text.length() && PrometheusTextParser.isNameChar(text.charAt(position), true)) {
 			position++;
 		}
 		String name = text.substring(nameStart, position);
@@ -86,7 +86,7 @@ final class SelectorReader {
 
 	private String labelName() {
 		int start = position;
-		while (position < text.length() && isNameChar(text.charAt(position), false)) {
+		while (position < text.length() && PrometheusTextParser.isNameChar(text.charAt(position), false)) {
 			position++;
 		}
 		String label = text.substring(start, position);
@@ -130,11 +130,6 @@ final class SelectorReader {
 		while (position < text.length() && Character.isWhitespace(text.charAt(position))) {
 			position++;
 		}
-	}
-
-	private static boolean isNameChar(char c, boolean metric) {
-		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
-				|| (metric && c == ':');
 	}
 
 	private IllegalArgumentException error(int at, String problem) {
