@@ -34,9 +34,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * serving a ~34 KB vLLM exposition ({@link VllmExposition}), scrapes them all from this JVM at the given interval,
  * and reports this process's CPU time over the measured window as a percentage of one core, split by thread where
  * the JVM can tell, with the scrapes achieved per second. The servers' CPU is not counted: they run in the child.
+ * The warm-up is long because JIT compilation of the HTTP client's paths otherwise shows in the window.
  * <p>
  * {@code java -cp bench/target/routing-bench.jar io.infergate.bench.metrics.ScraperCpuCost [--endpoints 64]
- * [--interval-ms 50] [--seconds 30] [--warmup-seconds 5]}
+ * [--interval-ms 50] [--seconds 30] [--warmup-seconds 20]}
  */
 public final class ScraperCpuCost {
 
@@ -52,7 +53,7 @@ public final class ScraperCpuCost {
 		int endpoints = Integer.parseInt(options.getOrDefault("endpoints", "64"));
 		long intervalMillis = Long.parseLong(options.getOrDefault("interval-ms", "50"));
 		int seconds = Integer.parseInt(options.getOrDefault("seconds", "30"));
-		int warmupSeconds = Integer.parseInt(options.getOrDefault("warmup-seconds", "5"));
+		int warmupSeconds = Integer.parseInt(options.getOrDefault("warmup-seconds", "20"));
 
 		Process servers = startServers(endpoints);
 		try {

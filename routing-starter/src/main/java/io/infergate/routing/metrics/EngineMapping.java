@@ -15,8 +15,8 @@ import io.infergate.routing.endpoint.EndpointMetrics;
  * How one engine's Prometheus metrics map onto {@link EndpointMetrics}: for each {@link EngineSignal}, the
  * {@link MetricSource}s to try in order (the first that has a sample wins). Immutable and thread-safe.
  * <p>
- * Built-in mappings ({@link #forEngine}):
  * <table>
+ * <caption>Built-in mappings ({@link #forEngine})</caption>
  * <tr><th>signal</th><th>vllm</th><th>sglang</th><th>trtllm-serve</th><th>triton-trtllm</th></tr>
  * <tr><td>waiting-requests</td><td>{@code vllm:num_requests_waiting}</td><td>{@code sglang:num_queue_reqs}</td>
  * <td>{@code trtllm_num_requests_waiting}</td><td>{@code nv_trt_llm_request_metrics{request_type="waiting"}}</td></tr>

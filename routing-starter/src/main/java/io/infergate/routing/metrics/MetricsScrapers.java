@@ -8,11 +8,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
@@ -35,9 +39,16 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <li>{@code infergate.endpoint.waiting.requests}, {@code infergate.endpoint.running.requests},
  * {@code infergate.endpoint.kv.cache.usage}: gauges of the latest snapshot.</li>
  * </ul>
+ * The JDK client completes every {@code sendAsync} future through {@code CompletableFuture}'s default executor,
+ * which starts a thread per task when the common pool's parallelism is below 2 (machines with 2 CPUs or fewer);
+ * the scrapers do their own work on the client's executor, but that hop stays, so such hosts should raise the
+ * parallelism to 2 ({@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=2}); a warning says so.
+ * <p>
  * Thread-safe. Plain Java, so the application context and the benchmarks can both own one.
  */
 public final class MetricsScrapers implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(MetricsScrapers.class);
 
 	static final String TIMER_THREAD_NAME = "infergate-scrape-timer";
 
@@ -79,6 +90,11 @@ public final class MetricsScrapers implements AutoCloseable {
 			.followRedirects(HttpClient.Redirect.NEVER)
 			.executor(workers)
 			.build();
+		if (ForkJoinPool.getCommonPoolParallelism() < 2) {
+			logger.warn("The common ForkJoinPool has parallelism " + ForkJoinPool.getCommonPoolParallelism()
+					+ ", so the JDK HTTP client starts a thread for every scrape it completes; set"
+					+ " -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 to avoid it");
+		}
 	}
 
 	/**
