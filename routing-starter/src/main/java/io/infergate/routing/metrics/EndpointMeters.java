@@ -19,7 +19,7 @@ import io.micrometer.core.instrument.Timer;
 /**
  * The meters of one scraped endpoint, all tagged {@code pool} and {@code endpoint} ({@code host:port}), and
  * removed together when the endpoint stops being scraped. Gauges read the endpoint's latest snapshot, NaN before
- * the first.
+ * the first. Used under the lock of the endpoint's scraper.
  */
 final class EndpointMeters {
 

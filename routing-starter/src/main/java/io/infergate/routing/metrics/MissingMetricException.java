@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
  * A scrape lacked a required signal, so its endpoint must not be routed on guessed figures. Thrown on the scrape
  * path at up to the scrape rate, so it carries no stack trace.
  */
+@SuppressWarnings("serial")
 public final class MissingMetricException extends RuntimeException {
 
 	private final EngineSignal signal;

@@ -84,6 +84,7 @@ enum ScrapeFailure {
 	}
 
 	/** The exposition was larger than {@link ScrapeSettings#maxBodyBytes()}. */
+	@SuppressWarnings("serial")
 	static final class BodyTooLargeException extends IOException {
 
 		BodyTooLargeException(int maxBodyBytes) {
@@ -92,6 +93,7 @@ enum ScrapeFailure {
 	}
 
 	/** The exposition answered with a status other than 200. Thrown at up to the scrape rate, so no stack trace. */
+	@SuppressWarnings("serial")
 	static final class HttpStatusException extends RuntimeException {
 
 		HttpStatusException(int status) {
