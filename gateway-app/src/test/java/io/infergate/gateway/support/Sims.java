@@ -8,6 +8,7 @@ import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.SimulatorConfig;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
+import io.infergate.sim.metrics.EngineFlavor;
 
 /** Simulated vLLM pods on loopback, started for a test class and closed after it. */
 public final class Sims implements AutoCloseable {
@@ -15,10 +16,15 @@ public final class Sims implements AutoCloseable {
 	private final List<SimulatedModelServer> servers = new ArrayList<>();
 
 	public SimulatedModelServer start(String model, PerfProfile profile, Consumer<EngineConfig.Builder> engine) {
+		return start(model, EngineFlavor.VLLM, profile, engine);
+	}
+
+	public SimulatedModelServer start(String model, EngineFlavor flavor, PerfProfile profile,
+			Consumer<EngineConfig.Builder> engine) {
 		EngineConfig.Builder builder = EngineConfig.builder().perfProfile(profile);
 		engine.accept(builder);
 		SimulatedModelServer server = new SimulatedModelServer(
-				SimulatorConfig.builder(model).engine(builder.build()).build()).start();
+				SimulatorConfig.builder(model).engineFlavor(flavor).engine(builder.build()).build()).start();
 		servers.add(server);
 		return server;
 	}
