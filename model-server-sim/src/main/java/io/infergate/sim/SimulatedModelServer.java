@@ -89,8 +89,10 @@ public final class SimulatedModelServer implements AutoCloseable {
 		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, this.faults));
 		server.createContext("/v1/models", new ModelsHandler(model, this.config.engine().loraModules(),
 				this.config.engine().maxModelLen()));
-		server.createContext("/metrics",
-				new MetricsHandler(this.config.engineFlavor(), model, this.engine, this.faults));
+		MetricsHandler metrics = new MetricsHandler(this.config.engineFlavor(), model, this.engine, this.faults);
+		server.createContext("/metrics", metrics);
+		// trtllm-serve's /metrics is JSON; its Prometheus text is at /prometheus/metrics
+		server.createContext("/prometheus/metrics", metrics);
 		server.createContext("/sim/faults", new FaultsHandler(this.faults));
 		server.createContext("/", new FallbackHandler());
 		this.httpExecutor = newHttpExecutor();

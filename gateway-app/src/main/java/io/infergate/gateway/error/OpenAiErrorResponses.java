@@ -25,10 +25,6 @@ public final class OpenAiErrorResponses {
 		response.setStatusCode(error.status());
 		response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
 		response.getHeaders().setContentLength(body.length);
-		if (error.status().value() == 413) {
-			// the rest of the body is unread: the connection cannot be reused
-			response.getHeaders().setConnection("close");
-		}
 		DataBuffer buffer = response.bufferFactory().wrap(body);
 		return response.writeWith(Mono.just(buffer));
 	}

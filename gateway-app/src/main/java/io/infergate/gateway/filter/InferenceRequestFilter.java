@@ -30,7 +30,8 @@ import io.infergate.routing.loadbalancer.InfergateAttributes;
 import io.infergate.routing.request.InferenceRequest;
 
 /**
- * Reads an inference request's body once, under the size limit, and turns it into an {@link InferenceRequest}
+ * Reads an inference request's body once, under the size limit (413 as soon as the body passes it, however it is
+ * sent), and turns it into an {@link InferenceRequest}
  * for the load balancer: it parses the JSON, resolves {@code model} to a pool, rewrites {@code model} to what the
  * pool's servers expect, and opens the request's {@link Dispatch}.
  * <p>
@@ -73,7 +74,7 @@ public class InferenceRequestFilter implements GlobalFilter, Ordered {
 		}
 		long limit = properties.getMaxBodySize().toBytes();
 		if (exchange.getRequest().getHeaders().getContentLength() > limit) {
-			return OpenAiErrorResponses.write(exchange, OpenAiError.bodyTooLarge(limit));
+			return tooLarge(exchange, limit);
 		}
 		return DataBufferUtils.join(exchange.getRequest().getBody(), (int) Math.min(limit, Integer.MAX_VALUE))
 			.map((buffer) -> {
@@ -84,8 +85,17 @@ public class InferenceRequestFilter implements GlobalFilter, Ordered {
 			})
 			.defaultIfEmpty(Optional.of(new byte[0]))
 			.onErrorResume(DataBufferLimitException.class, (ex) -> Mono.just(Optional.empty()))
-			.flatMap((body) -> body.isPresent() ? dispatch(exchange, chain, api, body.get())
-					: OpenAiErrorResponses.write(exchange, OpenAiError.bodyTooLarge(limit)));
+			.flatMap((body) -> body.isPresent() ? dispatch(exchange, chain, api, body.get()) : tooLarge(exchange, limit));
+	}
+
+	/**
+	 * Answers 413 as soon as the body passes the limit, without reading the rest: memory stays bounded by the
+	 * limit whatever the client sends. The connection is closed after the answer, since the unread rest of the body
+	 * makes it unusable; clients that read while they send (as HTTP/1.1 asks them to) see the answer.
+	 */
+	private Mono<Void> tooLarge(ServerWebExchange exchange, long limit) {
+		exchange.getResponse().getHeaders().setConnection("close");
+		return OpenAiErrorResponses.write(exchange, OpenAiError.bodyTooLarge(limit));
 	}
 
 	private Mono<Void> dispatch(ServerWebExchange exchange, GatewayFilterChain chain, InferenceApi api, byte[] body) {

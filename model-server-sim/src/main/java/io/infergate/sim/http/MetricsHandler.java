@@ -30,7 +30,7 @@ public final class MetricsHandler implements HttpHandler {
 
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
-		if (!HttpResponses.isExactly(exchange, "/metrics")) {
+		if (!HttpResponses.isExactly(exchange, exchange.getHttpContext().getPath())) {
 			HttpResponses.sendNotFound(exchange);
 			return;
 		}

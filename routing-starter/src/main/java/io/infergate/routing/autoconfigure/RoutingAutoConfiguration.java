@@ -4,6 +4,9 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,6 +23,8 @@ import io.infergate.routing.actuate.ReadinessProperties;
 import io.infergate.routing.loadbalancer.InfergateLoadBalancerClientConfiguration;
 import io.infergate.routing.loadbalancer.PoolEndpointSynchronizer;
 import io.infergate.routing.loadbalancer.PoolInstanceSuppliers;
+import io.infergate.routing.metrics.EndpointScraping;
+import io.infergate.routing.metrics.MetricsScrapers;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.scheduling.ProfileResolver;
@@ -40,6 +45,16 @@ public class RoutingAutoConfiguration {
 	@Bean
 	EndpointRegistry endpointRegistry(PoolProperties properties) {
 		return new EndpointRegistry(properties.getPools());
+	}
+
+	@Bean(destroyMethod = "close")
+	MetricsScrapers metricsScrapers(ObjectProvider<MeterRegistry> meterRegistry, Clock clock) {
+		return new MetricsScrapers(meterRegistry.getIfUnique(SimpleMeterRegistry::new), clock);
+	}
+
+	@Bean
+	EndpointScraping endpointScraping(EndpointRegistry registry, MetricsScrapers scrapers) {
+		return new EndpointScraping(registry, scrapers);
 	}
 
 	@Bean

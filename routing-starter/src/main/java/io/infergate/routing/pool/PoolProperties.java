@@ -137,8 +137,18 @@ public class PoolProperties {
 		private int defaultNumGpuBlocks = 0;
 
 		/**
-		 * Per-signal metric selectors replacing the engine's defaults, e.g.
-		 * {@code waiting-requests: 'my_queue{tier="a"}'}.
+		 * Path of the Prometheus exposition; when unset, the engine's ({@code /metrics}, or
+		 * {@code /prometheus/metrics} for trtllm-serve).
+		 */
+		private String metricsPath;
+
+		/** Port of the exposition; when unset, the endpoint's own port (8002 for triton-trtllm). */
+		private Integer metricsPort;
+
+		/**
+		 * Per-signal metric selectors replacing the engine's defaults: keys {@code waiting-requests},
+		 * {@code running-requests}, {@code kv-cache-usage}, {@code block-size}, {@code num-gpu-blocks},
+		 * {@code lora-info}; values like {@code 'my_queue{tier="a"}'}.
 		 */
 		private Map<String, String> metricOverrides = new LinkedHashMap<>();
 
@@ -180,6 +190,22 @@ public class PoolProperties {
 
 		public void setDefaultNumGpuBlocks(int defaultNumGpuBlocks) {
 			this.defaultNumGpuBlocks = defaultNumGpuBlocks;
+		}
+
+		public String getMetricsPath() {
+			return metricsPath;
+		}
+
+		public void setMetricsPath(String metricsPath) {
+			this.metricsPath = metricsPath;
+		}
+
+		public Integer getMetricsPort() {
+			return metricsPort;
+		}
+
+		public void setMetricsPort(Integer metricsPort) {
+			this.metricsPort = metricsPort;
 		}
 
 		public Map<String, String> getMetricOverrides() {

@@ -14,7 +14,11 @@ import org.springframework.stereotype.Component;
  * {@code infergate.scheduling.saturation.staleness-threshold} (default 200 ms).</li>
  * <li>Staleness policy {@code ignore}: keeps every endpoint.</li>
  * </ul>
- * When none remains it returns an empty list; the pool's failure mode then decides what happens to the request.
+ * When none is fresh it keeps them all, as the {@code saturation} filter keeps all when all are saturated: under
+ * policy {@code saturated} a stale endpoint counts as saturated, not as gone. Endpoints that stop answering are
+ * taken out of rotation by the scraper (not ready after failed scrapes) before they reach the scheduler, so a pool
+ * whose every snapshot is stale is one the gateway's own scraping has fallen behind on, and refusing all its
+ * traffic would turn a gateway hiccup into an outage.
  * <p>
  * Readiness here is the freshness of metrics alone. {@link Endpoint#isReady()}, the scraper's own flag, is not read:
  * an endpoint whose scrapes fail soon has a stale snapshot, and under {@code ignore} the operator has chosen to route
@@ -28,7 +32,7 @@ public final class ReadyFilter extends RetainingFilter {
 	private final SaturationDetector detector;
 
 	public ReadyFilter(SaturationDetector detector) {
-		super(false);
+		super(true);
 		this.detector = detector;
 	}
 

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
@@ -116,7 +117,20 @@ class DecisionRecorderTest {
 	void recordsNoCandidateFailedOpenAndErrorOutcomes() {
 		DecisionRecorder recorder = recorder(10, 100);
 		SchedulingCycle cycle = cycle(false);
-		SchedulingResult empty = scheduler.schedule(profile, cycle, List.of(endpoint(9)));
+		EndpointFilter dropsAll = new EndpointFilter() {
+			@Override
+			public String name() {
+				return "drops-all";
+			}
+
+			@Override
+			public List<Endpoint> filter(SchedulingCycle cycle, List<Endpoint> candidates) {
+				return List.of();
+			}
+		};
+		SchedulingProfile dropping = new SchedulingProfile("dropping", List.of(dropsAll), List.of(),
+				new MaxScorePicker());
+		SchedulingResult empty = scheduler.schedule(dropping, cycle, List.of(endpoint(9)));
 
 		recorder.record(cycle, empty);
 		recorder.recordFailedOpen(cycle, empty, busy);

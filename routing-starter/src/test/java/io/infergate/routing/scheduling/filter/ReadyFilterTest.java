@@ -53,8 +53,9 @@ class ReadyFilterTest {
 	}
 
 	@Test
-	void returnsEmptyWhenNoneIsFresh() {
-		assertThat(filter(StalenessPolicy.SATURATED).filter(cycle(), List.of(stale, missing))).isEmpty();
+	void keepsAllWhenNoneIsFresh() {
+		assertThat(filter(StalenessPolicy.SATURATED).filter(cycle(), List.of(stale, missing))).containsExactly(stale,
+				missing);
 	}
 
 	private static ReadyFilter filter(StalenessPolicy policy) {

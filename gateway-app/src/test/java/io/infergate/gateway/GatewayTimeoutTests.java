@@ -1,0 +1,92 @@
+package io.infergate.gateway;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.Sims;
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.sim.SimulatedModelServer;
+import io.infergate.sim.engine.PerfProfile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The response-header timeout bounds how long a model server may take to start answering; it never cuts a stream
+ * that has started.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "management.server.port=0", "infergate.demo.enabled=false",
+				"spring.cloud.gateway.server.webflux.httpclient.response-timeout=800ms" })
+class GatewayTimeoutTests {
+
+	static final Sims sims = new Sims();
+
+	static SimulatedModelServer slow;
+
+	@DynamicPropertySource
+	static void pools(DynamicPropertyRegistry registry) {
+		// about 16 ms a token: 150 tokens take over 2 s
+		slow = sims.start("slow", PerfProfile.LLAMA_3_1_8B_A100, (engine) -> {
+		});
+		registry.add("infergate.pools.p.endpoints", () -> slow.baseUrl());
+	}
+
+	@AfterAll
+	static void stopSims() {
+		sims.close();
+	}
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	EndpointRegistry endpoints;
+
+	@BeforeEach
+	void ready() {
+		await().atMost(Duration.ofSeconds(30)).until(() -> endpoints.pool("p").endpoints().stream().allMatch(Endpoint::isReady));
+	}
+
+	private HttpResponse<String> chat(boolean stream) {
+		return Http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+			.header("Content-Type", "application/json")
+			.timeout(Duration.ofSeconds(60))
+			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("slow", "take your time", stream, 150)))
+			.build());
+	}
+
+	@Test
+	void aServerThatDoesNotStartAnsweringInTimeIs504() {
+		// a non-streaming answer has no headers until the whole completion is ready
+		HttpResponse<String> response = chat(false);
+
+		assertThat(response.statusCode()).isEqualTo(504);
+		assertThat(response.body()).contains("\"type\":\"timeout\"").contains("upstream_timeout");
+	}
+
+	@Test
+	void aStreamLongerThanTheTimeoutIsNotCut() {
+		long start = System.nanoTime();
+		HttpResponse<String> response = chat(true);
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).endsWith("data: [DONE]\n\n");
+		assertThat(took).isGreaterThan(Duration.ofMillis(800));
+	}
+}

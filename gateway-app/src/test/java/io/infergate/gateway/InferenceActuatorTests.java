@@ -1,0 +1,183 @@
+package io.infergate.gateway;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.Sims;
+import io.infergate.sim.SimulatedModelServer;
+import io.infergate.sim.engine.PerfProfile;
+import io.infergate.sim.metrics.EngineFlavor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Engine metrics scraped from simulators in each engine's format, as {@code /actuator/inference} and the readiness
+ * probe show them.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "management.server.port=0", "infergate.demo.enabled=false" })
+class InferenceActuatorTests {
+
+	static final Sims sims = new Sims();
+
+	static final JsonMapper json = JsonMapper.builder().build();
+
+	static SimulatedModelServer vllm, sglang, trtllm, stalling;
+
+	@DynamicPropertySource
+	static void pools(DynamicPropertyRegistry registry) {
+		// ~16 ms a step, so requests stay running long enough to be seen
+		vllm = sims.start("m-vllm", EngineFlavor.VLLM, PerfProfile.LLAMA_3_1_8B_A100, (e) -> e.numKvBlocks(1234));
+		sglang = sims.start("m-sglang", EngineFlavor.SGLANG, PerfProfile.LLAMA_3_1_8B_A100, (e) -> e.numKvBlocks(2345));
+		trtllm = sims.start("m-trtllm", EngineFlavor.TRTLLM, PerfProfile.LLAMA_3_1_8B_A100,
+				(e) -> e.numKvBlocks(3456).blockSize(32));
+		stalling = sims.start("m-stall");
+		registry.add("infergate.pools.v.endpoints", () -> vllm.baseUrl());
+		registry.add("infergate.pools.s.engine", () -> "sglang");
+		registry.add("infergate.pools.s.endpoints", () -> sglang.baseUrl());
+		registry.add("infergate.pools.t.engine", () -> "trtllm-serve");
+		registry.add("infergate.pools.t.endpoints", () -> trtllm.baseUrl());
+		registry.add("infergate.pools.st.endpoints", () -> stalling.baseUrl());
+	}
+
+	@AfterAll
+	static void stopSims() {
+		sims.close();
+	}
+
+	@LocalManagementPort
+	int managementPort;
+
+		private JsonNode inference() {
+		HttpResponse<String> response = Http.get("http://127.0.0.1:" + managementPort + "/actuator/inference");
+		assertThat(response.statusCode()).isEqualTo(200);
+		return json.readTree(response.body());
+	}
+
+	private JsonNode endpointOf(JsonNode report, String pool) {
+		for (JsonNode candidate : report.path("pools")) {
+			if (candidate.path("name").asString().equals(pool)) {
+				return candidate.path("endpoints").get(0);
+			}
+		}
+		throw new AssertionError("no pool " + pool + " in " + report);
+	}
+
+	@Test
+	void readinessIsUpOnceEveryPoolHasFreshMetrics() {
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			HttpResponse<String> readiness = Http.get("http://127.0.0.1:" + managementPort + "/actuator/health/readiness");
+			assertThat(readiness.statusCode()).isEqualTo(200);
+			assertThat(readiness.body()).contains("\"inferencePools\"");
+		});
+	}
+
+	@Test
+	void showsEachEnginesFiguresInTheContractShape() {
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			JsonNode report = inference();
+			assertThat(endpointOf(report, "v").path("metrics").path("numGpuBlocks").asInt()).isEqualTo(1234);
+			assertThat(endpointOf(report, "s").path("metrics").path("numGpuBlocks").asInt()).isEqualTo(2345);
+			assertThat(endpointOf(report, "t").path("metrics").path("numGpuBlocks").asInt()).isEqualTo(3456);
+			assertThat(endpointOf(report, "t").path("metrics").path("blockSize").asInt()).isEqualTo(32);
+		});
+		JsonNode report = inference();
+		JsonNode pool = report.path("pools").get(0);
+		assertThat(pool.has("name") && pool.has("engine") && pool.has("profile") && pool.has("failureMode")).isTrue();
+		JsonNode endpoint = pool.path("endpoints").get(0);
+		assertThat(endpoint.path("id").asString()).matches("127\\.0\\.0\\.1:\\d+");
+		assertThat(endpoint.path("ready").asBoolean()).isTrue();
+		for (String field : List.of("waitingRequests", "runningRequests", "kvCacheUsage", "blockSize", "numGpuBlocks",
+				"maxLoras", "runningAdapters", "waitingAdapters", "ageMillis", "stale")) {
+			assertThat(endpoint.path("metrics").has(field)).as(field).isTrue();
+		}
+		assertThat(endpoint.path("inFlight").has("requests") && endpoint.path("inFlight").has("tokens")).isTrue();
+		assertThat(report.has("decisions")).isTrue();
+		assertThat(report.path("pools").findValuesAsString("engine")).contains("vllm", "sglang", "trtllm-serve");
+	}
+
+	@Test
+	void reflectsALoadChangeWithin200MillisInEveryEngineFormat() throws Exception {
+		for (SimulatedModelServer sim : List.of(vllm, sglang, trtllm)) {
+			String pool = sim == vllm ? "v" : sim == sglang ? "s" : "t";
+			List<Long> lagsMillis = new ArrayList<>();
+			for (int trial = 0; trial < 3; trial++) {
+				List<CompletableFuture<HttpResponse<InputStream>>> load = startStreams(sim, 3);
+				long engineSawIt = awaitNanos(() -> sim.metrics().numRequestsRunning() == 3);
+				long actuatorSawIt = awaitNanos(() -> endpointOf(inference(), pool).path("metrics")
+					.path("runningRequests")
+					.asInt() == 3);
+				lagsMillis.add(Math.max(0, (actuatorSawIt - engineSawIt) / 1_000_000));
+				for (CompletableFuture<HttpResponse<InputStream>> stream : load) {
+					stream.join().body().close();
+				}
+				await().atMost(Duration.ofSeconds(10)).until(() -> sim.metrics().numRequestsRunning() == 0);
+			}
+			lagsMillis.sort(null);
+			assertThat(lagsMillis.get(1)).as("median lag in pool %s of %s ms", pool, lagsMillis).isLessThanOrEqualTo(200);
+		}
+	}
+
+	@Test
+	void aPodWhoseMetricsStallTurnsStaleThenFreshAgain() {
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> !endpointOf(inference(), "st").path("metrics").path("stale").asBoolean(true));
+		stalling.faults().stallMetrics();
+		try {
+			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+				JsonNode metrics = endpointOf(inference(), "st").path("metrics");
+				assertThat(metrics.path("stale").asBoolean()).isTrue();
+				assertThat(metrics.path("ageMillis").asLong()).isGreaterThan(200);
+			});
+		}
+		finally {
+			stalling.faults().resumeMetrics();
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> !endpointOf(inference(), "st").path("metrics").path("stale").asBoolean(true));
+	}
+
+	private static List<CompletableFuture<HttpResponse<InputStream>>> startStreams(SimulatedModelServer sim, int count) {
+		List<CompletableFuture<HttpResponse<InputStream>>> streams = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			HttpRequest request = HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/chat/completions"))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString(
+						Http.chat(sim.config().modelName(), "load " + i, true, 2000)))
+				.build();
+			streams.add(Http.client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()));
+		}
+		return streams;
+	}
+
+	/** Polls until the condition holds and returns System.nanoTime() of the first poll that saw it. */
+	private static long awaitNanos(BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (System.nanoTime() < deadline) {
+			if (condition.getAsBoolean()) {
+				return System.nanoTime();
+			}
+			Thread.sleep(2);
+		}
+		throw new AssertionError("condition not met within 10 s");
+	}
+}
