@@ -1,0 +1,300 @@
+package io.infergate.routing.prefix;
+
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * Block hash → the endpoints (by slot number) that hold it: the index's read side.
+ * <p>
+ * Open addressing with linear probing over primitive arrays, split into {@value #STRIPES} stripes by the hash's top
+ * bits. Each stripe has a {@link StampedLock}: lookups read optimistically and retry under the read lock only when a
+ * writer got in between, so scoring threads take no lock in the common case; writers (dispatches adding or evicting
+ * blocks) lock one stripe at a time. A key's holders are a bit set of {@code words} longs stored beside it; a stripe
+ * widens its bit sets when a slot beyond them arrives.
+ * <p>
+ * Key 0 marks an empty slot; {@link PrefixHasher} never produces it. Deletion shifts later entries back instead of
+ * leaving tombstones, so probe chains stay short as blocks are evicted. A stripe grows at 3/4 load and does not
+ * shrink.
+ */
+final class BlockTable {
+
+	static final int STRIPES = 64;
+
+	private static final int STRIPE_SHIFT = 64 - Integer.numberOfTrailingZeros(STRIPES);
+
+	private static final int INITIAL_CAPACITY = 16;
+
+	private static final long[] NO_HOLDERS = new long[0];
+
+	private final Stripe[] stripes = new Stripe[STRIPES];
+
+	BlockTable() {
+		for (int i = 0; i < STRIPES; i++) {
+			stripes[i] = new Stripe();
+		}
+	}
+
+	private Stripe stripe(long hash) {
+		return stripes[(int) (hash >>> STRIPE_SHIFT)];
+	}
+
+	/** Whether the endpoint in {@code slot} holds the block. */
+	boolean holds(long hash, int slot) {
+		return stripe(hash).holds(hash, slot);
+	}
+
+	/** A copy of the block's holder bits (bit s of word s/64 for slot s); an empty array when nobody holds it. */
+	long[] holders(long hash) {
+		return stripe(hash).holders(hash);
+	}
+
+	/** Marks {@code slot} as holding the block; true when the block was in no endpoint before. */
+	boolean add(long hash, int slot) {
+		return stripe(hash).add(hash, slot);
+	}
+
+	/** Unmarks {@code slot}; true when the block is then in no endpoint and has left the table. */
+	boolean remove(long hash, int slot) {
+		return stripe(hash).remove(hash, slot);
+	}
+
+	/** Distinct blocks held by at least one endpoint. */
+	long entries() {
+		long entries = 0;
+		for (Stripe stripe : stripes) {
+			entries += stripe.size();
+		}
+		return entries;
+	}
+
+	/** Bytes of the stripes' arrays and objects. */
+	long memoryBytes() {
+		long bytes = MemoryEstimate.objectBytes(STRIPES);
+		for (Stripe stripe : stripes) {
+			bytes += stripe.memoryBytes();
+		}
+		return bytes;
+	}
+
+	private static final class Stripe {
+
+		private final StampedLock lock = new StampedLock();
+
+		/** Replaced whole (grow, widen) under the write lock, so a reader sees one consistent shape. */
+		private Segment segment = new Segment(INITIAL_CAPACITY, 1);
+
+		boolean holds(long hash, int slot) {
+			long stamp = lock.tryOptimisticRead();
+			boolean held = segment.holds(hash, slot);
+			if (lock.validate(stamp)) {
+				return held;
+			}
+			stamp = lock.readLock();
+			try {
+				return segment.holds(hash, slot);
+			}
+			finally {
+				lock.unlockRead(stamp);
+			}
+		}
+
+		long[] holders(long hash) {
+			long stamp = lock.tryOptimisticRead();
+			long[] holders = segment.holders(hash);
+			if (lock.validate(stamp)) {
+				return holders;
+			}
+			stamp = lock.readLock();
+			try {
+				return segment.holders(hash);
+			}
+			finally {
+				lock.unlockRead(stamp);
+			}
+		}
+
+		boolean add(long hash, int slot) {
+			long stamp = lock.writeLock();
+			try {
+				Segment current = segment;
+				int word = slot >>> 6;
+				if (word >= current.words) {
+					current = current.copy(current.capacity(), word + 1);
+				}
+				int index = current.find(hash);
+				boolean fresh = index < 0;
+				if (fresh) {
+					if ((current.size + 1) * 4L > current.capacity() * 3L) {
+						current = current.copy(current.capacity() * 2, current.words);
+					}
+					index = current.insert(hash);
+				}
+				current.bits[index * current.words + word] |= 1L << slot;
+				segment = current;
+				return fresh;
+			}
+			finally {
+				lock.unlockWrite(stamp);
+			}
+		}
+
+		boolean remove(long hash, int slot) {
+			long stamp = lock.writeLock();
+			try {
+				Segment current = segment;
+				int word = slot >>> 6;
+				int index = current.find(hash);
+				if (index < 0 || word >= current.words) {
+					return false;
+				}
+				int base = index * current.words;
+				current.bits[base + word] &= ~(1L << slot);
+				for (int w = 0; w < current.words; w++) {
+					if (current.bits[base + w] != 0) {
+						return false;
+					}
+				}
+				current.delete(index);
+				return true;
+			}
+			finally {
+				lock.unlockWrite(stamp);
+			}
+		}
+
+		int size() {
+			long stamp = lock.readLock();
+			try {
+				return segment.size;
+			}
+			finally {
+				lock.unlockRead(stamp);
+			}
+		}
+
+		long memoryBytes() {
+			long stamp = lock.readLock();
+			try {
+				return MemoryEstimate.objectBytes(3) + segment.memoryBytes();
+			}
+			finally {
+				lock.unlockRead(stamp);
+			}
+		}
+	}
+
+	/** One stripe's arrays: keys, and {@code words} longs of holder bits per key at {@code index * words}. */
+	private static final class Segment {
+
+		final long[] keys;
+
+		final long[] bits;
+
+		final int words;
+
+		final int mask;
+
+		int size;
+
+		Segment(int capacity, int words) {
+			this.keys = new long[capacity];
+			this.bits = new long[capacity * words];
+			this.words = words;
+			this.mask = capacity - 1;
+		}
+
+		int capacity() {
+			return keys.length;
+		}
+
+		/**
+		 * The slot of {@code hash}, or −1. Bounded by the capacity so a racy optimistic read of a table being
+		 * rewritten cannot loop; the caller validates and retries.
+		 */
+		int find(long hash) {
+			int index = (int) hash & mask;
+			for (int probes = 0; probes <= mask; probes++) {
+				long key = keys[index];
+				if (key == hash) {
+					return index;
+				}
+				if (key == 0) {
+					return -1;
+				}
+				index = (index + 1) & mask;
+			}
+			return -1;
+		}
+
+		boolean holds(long hash, int slot) {
+			int word = slot >>> 6;
+			if (word >= words) {
+				return false;
+			}
+			int index = find(hash);
+			return index >= 0 && (bits[index * words + word] & (1L << slot)) != 0;
+		}
+
+		long[] holders(long hash) {
+			int index = find(hash);
+			if (index < 0) {
+				return NO_HOLDERS;
+			}
+			long[] holders = new long[words];
+			System.arraycopy(bits, index * words, holders, 0, words);
+			return holders;
+		}
+
+		/** Inserts a key known to be absent, with no holder bits yet; returns its slot. */
+		int insert(long hash) {
+			int index = (int) hash & mask;
+			while (keys[index] != 0) {
+				index = (index + 1) & mask;
+			}
+			keys[index] = hash;
+			size++;
+			return index;
+		}
+
+		/** Removes the key at {@code index}, shifting back later keys of its probe run (no tombstones). */
+		void delete(int index) {
+			int hole = index;
+			int next = index;
+			while (true) {
+				next = (next + 1) & mask;
+				long key = keys[next];
+				if (key == 0) {
+					break;
+				}
+				int home = (int) key & mask;
+				boolean homeBetweenHoleAndNext = (hole <= next) ? (hole < home && home <= next)
+						: (hole < home || home <= next);
+				if (!homeBetweenHoleAndNext) {
+					keys[hole] = key;
+					System.arraycopy(bits, next * words, bits, hole * words, words);
+					hole = next;
+				}
+			}
+			keys[hole] = 0;
+			for (int w = 0; w < words; w++) {
+				bits[hole * words + w] = 0;
+			}
+			size--;
+		}
+
+		Segment copy(int capacity, int newWords) {
+			Segment copy = new Segment(capacity, newWords);
+			for (int i = 0; i < keys.length; i++) {
+				if (keys[i] != 0) {
+					int index = copy.insert(keys[i]);
+					System.arraycopy(bits, i * words, copy.bits, index * newWords, words);
+				}
+			}
+			return copy;
+		}
+
+		long memoryBytes() {
+			return MemoryEstimate.objectBytes(5) + MemoryEstimate.arrayBytes(keys.length, Long.BYTES)
+					+ MemoryEstimate.arrayBytes(bits.length, Long.BYTES);
+		}
+	}
+}

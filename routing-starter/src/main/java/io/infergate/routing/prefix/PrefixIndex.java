@@ -1,0 +1,266 @@
+package io.infergate.routing.prefix;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointId;
+import io.infergate.routing.pool.EndpointLifecycleListener;
+import io.infergate.routing.pool.EndpointPool;
+import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.DispatchListener;
+import io.infergate.routing.scheduling.SchedulingCycle;
+
+/**
+ * The gateway's approximate picture of which prompt prefixes each endpoint has in its KV cache, learnt from its own
+ * routing history (GIE proposal 0602, llm-d prefix plugin).
+ * <ul>
+ * <li><b>Blocks.</b> A prompt is cut into blocks of {@code block-size-chars} characters; only full blocks count, at
+ * most {@code max-blocks} of them, hashed as a chain seeded with the target model and adapter
+ * ({@link PrefixHasher}).</li>
+ * <li><b>Map.</b> Block hash → the endpoints holding it, and per endpoint an LRU of at most
+ * {@code lru-capacity-per-endpoint} blocks; past it, that endpoint's least recently used blocks are evicted.</li>
+ * <li><b>Updates.</b> When a request is dispatched to endpoint E ({@link #onDispatch}), E is recorded as holding all
+ * of the request's blocks, refreshing their recency. An endpoint removed from its pool is purged
+ * ({@link #endpointRemoved}).</li>
+ * <li><b>Match.</b> An endpoint's match is the number of leading blocks it holds, counted from block 0 to the first
+ * it lacks. Chaining makes a hit at block n imply blocks 0..n−1, and blocks are touched so each endpoint's set stays
+ * prefix-closed (see {@link EndpointBlocks}), so the match is found by binary search: about log2(blocks) lookups per
+ * endpoint that holds block 0, and one lookup in all when nobody does.</li>
+ * </ul>
+ * Per decision, the request is hashed once and the hashes and matches are kept in the {@link SchedulingCycle}, so
+ * every scorer reading the index and the dispatch update share them.
+ * <p>
+ * Thread-safe. Lookups take no lock in the common case (optimistic reads on 64 stripes); a dispatch locks its
+ * endpoint and, per block it adds or evicts, one stripe. Memory is bounded by capacity × endpoints; {@link #stats()}
+ * reports it.
+ */
+public final class PrefixIndex implements DispatchListener, EndpointLifecycleListener {
+
+	private final PrefixIndexProperties properties;
+
+	private final PrefixHasher hasher;
+
+	private final BlockTable table = new BlockTable();
+
+	private final ConcurrentHashMap<EndpointId, EndpointBlocks> endpoints = new ConcurrentHashMap<>();
+
+	private final Slots slots = new Slots();
+
+	private final LongAdder dispatchedRequests = new LongAdder();
+
+	private final LongAdder dispatchedBlocks = new LongAdder();
+
+	private final LongAdder predictedHitBlocks = new LongAdder();
+
+	private final LongAdder evictedBlocks = new LongAdder();
+
+	/** Cycle state is per index, so two indexes of different shape never read each other's hashes. */
+	private final SchedulingCycle.Key<PrefixHashes> hashesKey = new SchedulingCycle.Key<>("prefix-hashes");
+
+	private final SchedulingCycle.Key<Match> matchKey = new SchedulingCycle.Key<>("prefix-match");
+
+	private final SchedulingCycle.Key<Endpoint> recordedKey = new SchedulingCycle.Key<>("prefix-recorded");
+
+	public PrefixIndex(PrefixIndexProperties properties) {
+		this.properties = properties;
+		this.hasher = new PrefixHasher(properties.blockSizeChars(), properties.maxBlocks());
+	}
+
+	public PrefixIndexProperties properties() {
+		return properties;
+	}
+
+	public int blockSizeChars() {
+		return properties.blockSizeChars();
+	}
+
+	/** The request's block hashes, without a cycle. */
+	public PrefixHashes hash(InferenceRequest request) {
+		return hasher.hash(request.targetModel(), request.adapter(), request.promptText());
+	}
+
+	/** The request's block hashes, computed on the cycle's first call and shared by every later one. */
+	public PrefixHashes hashes(SchedulingCycle cycle) {
+		PrefixHashes hashes = cycle.get(hashesKey);
+		if (hashes == null) {
+			hashes = hash(cycle.request());
+			cycle.put(hashesKey, hashes);
+		}
+		return hashes;
+	}
+
+	/**
+	 * Each candidate's match: the leading blocks of the cycle's request it holds, by candidate index. Computed once per
+	 * cycle and candidate list (the same list object) and shared; the caller must not modify the array.
+	 */
+	public int[] matchedBlocks(SchedulingCycle cycle, List<Endpoint> candidates) {
+		Match match = cycle.get(matchKey);
+		if (match != null && match.candidates() == candidates) {
+			return match.matchedBlocks();
+		}
+		int[] matched = matchedBlocks(hashes(cycle), candidates);
+		cycle.put(matchKey, new Match(candidates, matched));
+		return matched;
+	}
+
+	/** Each candidate's match against {@code hashes}, by candidate index. */
+	public int[] matchedBlocks(PrefixHashes hashes, List<Endpoint> candidates) {
+		int[] matched = new int[candidates.size()];
+		if (hashes.blockCount() == 0) {
+			return matched;
+		}
+		long[] firstBlockHolders = table.holders(hashes.hash(0));
+		if (firstBlockHolders.length == 0) {
+			return matched;
+		}
+		for (int i = 0; i < matched.length; i++) {
+			EndpointBlocks blocks = endpoints.get(candidates.get(i).id());
+			if (blocks != null && isSet(firstBlockHolders, blocks.slot)) {
+				matched[i] = leadingRun(hashes, blocks.slot);
+			}
+		}
+		return matched;
+	}
+
+	/** The endpoint's match against {@code hashes}: leading blocks held. */
+	public int matchedBlocks(PrefixHashes hashes, EndpointId endpoint) {
+		EndpointBlocks blocks = endpoints.get(endpoint);
+		if (blocks == null || hashes.blockCount() == 0 || !table.holds(hashes.hash(0), blocks.slot)) {
+			return 0;
+		}
+		return leadingRun(hashes, blocks.slot);
+	}
+
+	/** Binary search for the last held block, given block 0 is held: the set is prefix-closed. */
+	private int leadingRun(PrefixHashes hashes, int slot) {
+		int low = 1;
+		int high = hashes.blockCount();
+		while (low < high) {
+			int middle = (low + high + 1) >>> 1;
+			if (table.holds(hashes.hash(middle - 1), slot)) {
+				low = middle;
+			}
+			else {
+				high = middle - 1;
+			}
+		}
+		return low;
+	}
+
+	private static boolean isSet(long[] bits, int slot) {
+		int word = slot >>> 6;
+		return word < bits.length && (bits[word] & (1L << slot)) != 0;
+	}
+
+	/**
+	 * Records the cycle's request as held by {@code chosen} and counts the prediction for {@link #stats()}. Idempotent
+	 * within a cycle, so every plugin of a profile that reads the index can forward its dispatch here.
+	 */
+	@Override
+	public void onDispatch(SchedulingCycle cycle, Endpoint chosen) {
+		if (cycle.get(recordedKey) == chosen) {
+			return;
+		}
+		cycle.put(recordedKey, chosen);
+		PrefixHashes hashes = hashes(cycle);
+		dispatchedRequests.increment();
+		if (hashes.blockCount() == 0) {
+			return;
+		}
+		dispatchedBlocks.add(hashes.blockCount());
+		predictedHitBlocks.add(predictedMatch(cycle, hashes, chosen));
+		record(hashes, chosen.id());
+	}
+
+	private int predictedMatch(SchedulingCycle cycle, PrefixHashes hashes, Endpoint chosen) {
+		Match match = cycle.get(matchKey);
+		if (match != null) {
+			List<Endpoint> candidates = match.candidates();
+			for (int i = 0; i < candidates.size(); i++) {
+				if (candidates.get(i) == chosen) {
+					return match.matchedBlocks()[i];
+				}
+			}
+		}
+		return matchedBlocks(hashes, chosen.id());
+	}
+
+	/** Records {@code endpoint} as holding every block of {@code hashes}, block 0 the most recent. */
+	public void record(PrefixHashes hashes, EndpointId endpoint) {
+		if (hashes.blockCount() == 0) {
+			return;
+		}
+		EndpointBlocks blocks = endpoints.computeIfAbsent(endpoint,
+				(id) -> new EndpointBlocks(id, slots.acquire(), properties.lruCapacityPerEndpoint()));
+		int evicted = blocks.record(hashes, table);
+		if (evicted > 0) {
+			evictedBlocks.add(evicted);
+		}
+	}
+
+	/** Forgets everything about {@code endpoint}. */
+	public void purge(EndpointId endpoint) {
+		EndpointBlocks blocks = endpoints.remove(endpoint);
+		if (blocks != null) {
+			blocks.purge(table);
+			slots.release(blocks.slot);
+		}
+	}
+
+	@Override
+	public void endpointAdded(EndpointPool pool, Endpoint endpoint) {
+	}
+
+	@Override
+	public void endpointRemoved(EndpointPool pool, Endpoint endpoint) {
+		purge(endpoint.id());
+	}
+
+	/** The endpoint's blocks from the most to the least recently used; empty when unknown. */
+	public long[] blocksByRecency(EndpointId endpoint) {
+		EndpointBlocks blocks = endpoints.get(endpoint);
+		return (blocks != null) ? blocks.hashesByRecency() : new long[0];
+	}
+
+	public PrefixIndexStats stats() {
+		Map<String, Integer> blocksPerEndpoint = new TreeMap<>();
+		long memoryBytes = table.memoryBytes() + MemoryEstimate.objectBytes(12);
+		for (EndpointBlocks blocks : endpoints.values()) {
+			blocksPerEndpoint.put(blocks.id.toString(), blocks.size());
+			// the endpoint's node in the concurrent map and its id
+			memoryBytes += blocks.memoryBytes() + MemoryEstimate.objectBytes(4) + MemoryEstimate.objectBytes(2);
+		}
+		long dispatched = dispatchedBlocks.sum();
+		long predicted = predictedHitBlocks.sum();
+		return new PrefixIndexStats(properties.blockSizeChars(), properties.maxBlocks(),
+				properties.lruCapacityPerEndpoint(), table.entries(), blocksPerEndpoint, memoryBytes,
+				dispatchedRequests.sum(), dispatched, predicted, (dispatched > 0) ? (double) predicted / dispatched : 0,
+				evictedBlocks.sum());
+	}
+
+	/** The matches of one candidate list, kept in the cycle. */
+	private record Match(List<Endpoint> candidates, int[] matchedBlocks) {
+	}
+
+	/** Small slot numbers for endpoints, reused after a purge so holder bit sets stay narrow. */
+	private static final class Slots {
+
+		private final ArrayDeque<Integer> free = new ArrayDeque<>();
+
+		private int next;
+
+		synchronized int acquire() {
+			Integer reused = free.pollFirst();
+			return (reused != null) ? reused : next++;
+		}
+
+		synchronized void release(int slot) {
+			free.addFirst(slot);
+		}
+	}
+}
