@@ -44,7 +44,8 @@ class SchedulingAutoConfigurationTest {
 				.containsExactlyInAnyOrder("queue", "running-requests", "kv-cache", "lora-affinity", "least-request",
 						"least-outstanding-tokens", "prefix-cache", "session-affinity");
 			assertThat(context.getBeansOfType(EndpointPicker.class).values()).extracting(EndpointPicker::name)
-				.containsExactlyInAnyOrder("max-score", "weighted-random", "power-of-two", "round-robin", "random");
+				.containsExactlyInAnyOrder("max-score", "weighted-random", "power-of-two", "round-robin", "random",
+						"chwbl");
 		});
 	}
 

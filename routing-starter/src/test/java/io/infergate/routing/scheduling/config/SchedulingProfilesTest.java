@@ -88,7 +88,7 @@ class SchedulingProfilesTest {
 				.contains("infergate.scheduling.profiles.default.filters[1]: unknown filter 'healthy'; "
 						+ "valid filters: lora-affinity, ready, saturation")
 				.contains("infergate.scheduling.profiles.default.picker: unknown picker 'best'; valid pickers: "
-						+ "max-score, power-of-two, random, round-robin, weighted-random"));
+						+ "chwbl, max-score, power-of-two, random, round-robin, weighted-random"));
 	}
 
 	@Test
@@ -96,7 +96,7 @@ class SchedulingProfilesTest {
 		runner.withPropertyValues("infergate.scheduling.profiles.nopicker.scorers.queue=1")
 			.run((context) -> assertThat(failure(context))
 				.contains("infergate.scheduling.profiles.nopicker.picker: missing; a profile needs exactly one "
-						+ "picker; valid pickers: max-score, power-of-two, random, round-robin, weighted-random"));
+						+ "picker; valid pickers: chwbl, max-score, power-of-two, random, round-robin, weighted-random"));
 	}
 
 	@Test
