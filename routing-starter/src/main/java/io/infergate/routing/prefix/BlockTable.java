@@ -23,8 +23,6 @@ final class BlockTable {
 
 	private static final int INITIAL_CAPACITY = 16;
 
-	private static final long[] NO_HOLDERS = new long[0];
-
 	private final Stripe[] stripes = new Stripe[STRIPES];
 
 	BlockTable() {
@@ -42,9 +40,14 @@ final class BlockTable {
 		return stripe(hash).holds(hash, slot);
 	}
 
-	/** A copy of the block's holder bits (bit s of word s/64 for slot s); an empty array when nobody holds it. */
-	long[] holders(long hash) {
-		return stripe(hash).holders(hash);
+	/**
+	 * Writes {@code set ∩ holders(hash)} to {@code into}: {@code words} longs of slot bits (bit s of word s/64 for slot
+	 * s) read from {@code set} at {@code setOffset} and written at {@code intoOffset}. The two ranges must not overlap:
+	 * an optimistic read that fails validation is redone from the untouched input.
+	 * @return whether any bit is set in the result
+	 */
+	boolean intersectHolders(long hash, long[] set, int setOffset, long[] into, int intoOffset, int words) {
+		return stripe(hash).intersectHolders(hash, set, setOffset, into, intoOffset, words);
 	}
 
 	/** Marks {@code slot} as holding the block; true when the block was in no endpoint before. */
@@ -97,15 +100,15 @@ final class BlockTable {
 			}
 		}
 
-		long[] holders(long hash) {
+		boolean intersectHolders(long hash, long[] set, int setOffset, long[] into, int intoOffset, int words) {
 			long stamp = lock.tryOptimisticRead();
-			long[] holders = segment.holders(hash);
+			boolean any = segment.intersect(hash, set, setOffset, into, intoOffset, words);
 			if (lock.validate(stamp)) {
-				return holders;
+				return any;
 			}
 			stamp = lock.readLock();
 			try {
-				return segment.holders(hash);
+				return segment.intersect(hash, set, setOffset, into, intoOffset, words);
 			}
 			finally {
 				lock.unlockRead(stamp);
@@ -234,14 +237,16 @@ final class BlockTable {
 			return index >= 0 && (bits[index * words + word] & (1L << slot)) != 0;
 		}
 
-		long[] holders(long hash) {
+		boolean intersect(long hash, long[] set, int setOffset, long[] into, int intoOffset, int count) {
 			int index = find(hash);
-			if (index < 0) {
-				return NO_HOLDERS;
+			long any = 0;
+			for (int w = 0; w < count; w++) {
+				long holders = (index >= 0 && w < words) ? bits[index * words + w] : 0;
+				long both = set[setOffset + w] & holders;
+				into[intoOffset + w] = both;
+				any |= both;
 			}
-			long[] holders = new long[words];
-			System.arraycopy(bits, index * words, holders, 0, words);
-			return holders;
+			return any != 0;
 		}
 
 		/** Inserts a key known to be absent, with no holder bits yet; returns its slot. */

@@ -60,8 +60,12 @@ final class EndpointBlocks {
 		if (purged) {
 			return 0;
 		}
+		int count = Math.min(blocks.blockCount(), capacity);
+		if (isMostRecentRun(blocks, count)) {
+			return 0; // a repeat of the last dispatch: touching would leave the same order
+		}
 		int evicted = 0;
-		for (int i = Math.min(blocks.blockCount(), capacity) - 1; i >= 0; i--) {
+		for (int i = count - 1; i >= 0; i--) {
 			long hash = blocks.hash(i);
 			int node = find(hash);
 			if (node != NONE) {
@@ -87,6 +91,18 @@ final class EndpointBlocks {
 			table.add(hash, slot);
 		}
 		return evicted;
+	}
+
+	/** Whether blocks 0..count−1 are already the most recently used, in that order. */
+	private boolean isMostRecentRun(PrefixHashes blocks, int count) {
+		int node = head;
+		for (int i = 0; i < count; i++) {
+			if (node == NONE || hashes[node] != blocks.hash(i)) {
+				return false;
+			}
+			node = next[node];
+		}
+		return true;
 	}
 
 	/** Removes every block from the table and refuses later records: the endpoint left its pool. */

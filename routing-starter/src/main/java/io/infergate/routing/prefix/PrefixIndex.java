@@ -29,8 +29,9 @@ import io.infergate.routing.scheduling.SchedulingCycle;
  * ({@link #endpointRemoved}).</li>
  * <li><b>Match.</b> An endpoint's match is the number of leading blocks it holds, counted from block 0 to the first
  * it lacks. Chaining makes a hit at block n imply blocks 0..n−1, and blocks are touched so each endpoint's set stays
- * prefix-closed (see {@link EndpointBlocks}), so the match is found by binary search: about log2(blocks) lookups per
- * endpoint that holds block 0, and one lookup in all when nobody does.</li>
+ * prefix-closed (see {@link EndpointBlocks}), so matches are found by splitting the holders of block 0 on probes at
+ * halving block numbers: about log2(blocks) lookups per distinct match length, and one lookup in all when nobody holds
+ * block 0.</li>
  * </ul>
  * Per decision, the request is hashed once and the hashes and matches are kept in the {@link SchedulingCycle}, so
  * every scorer reading the index and the dispatch update share them.
@@ -108,41 +109,92 @@ public final class PrefixIndex implements DispatchListener, EndpointLifecycleLis
 		return matched;
 	}
 
-	/** Each candidate's match against {@code hashes}, by candidate index. */
+	/**
+	 * Each candidate's match against {@code hashes}, by candidate index.
+	 * <p>
+	 * Holder sets shrink as the block number grows (sets are prefix-closed), so the candidates holding block 0 are split
+	 * by divide and conquer: probing block m−1 of a range [l, h] separates the endpoints matching at least m from the
+	 * rest, and each part is split further. One probe answers for every endpoint at once, so a decision costs about
+	 * log2(blocks) probes per distinct match length, not per endpoint: 13 holders at two lengths of a 128-block prompt
+	 * take about 15 probes where one binary search per holder takes about 90.
+	 */
 	public int[] matchedBlocks(PrefixHashes hashes, List<Endpoint> candidates) {
-		int[] matched = new int[candidates.size()];
-		if (hashes.blockCount() == 0) {
+		int n = candidates.size();
+		int[] matched = new int[n];
+		int blockCount = hashes.blockCount();
+		if (blockCount == 0 || endpoints.isEmpty()) {
 			return matched;
 		}
-		long[] firstBlockHolders = table.holders(hashes.hash(0));
-		if (firstBlockHolders.length == 0) {
-			return matched;
-		}
-		for (int i = 0; i < matched.length; i++) {
+		// matched[i] holds slot + 1 (0: unknown) until the second pass
+		int maxSlot = -1;
+		for (int i = 0; i < n; i++) {
 			EndpointBlocks blocks = endpoints.get(candidates.get(i).id());
-			if (blocks != null && isSet(firstBlockHolders, blocks.slot)) {
-				matched[i] = leadingRun(hashes, blocks.slot);
+			if (blocks != null) {
+				matched[i] = blocks.slot + 1;
+				maxSlot = Math.max(maxSlot, blocks.slot);
 			}
+		}
+		if (maxSlot < 0) {
+			return matched;
+		}
+		int words = (maxSlot >>> 6) + 1;
+		long[] sets = new long[(35 - Integer.numberOfLeadingZeros(blockCount)) * words];
+		for (int i = 0; i < n; i++) {
+			if (matched[i] > 0) {
+				int slot = matched[i] - 1;
+				sets[slot >>> 6] |= 1L << slot;
+			}
+		}
+		int[] matchBySlot = new int[words * 64];
+		if (table.intersectHolders(hashes.hash(0), sets, 0, sets, words, words)) {
+			split(hashes, 1, blockCount, sets, words, words, matchBySlot);
+		}
+		for (int i = 0; i < n; i++) {
+			matched[i] = (matched[i] > 0) ? matchBySlot[matched[i] - 1] : 0;
 		}
 		return matched;
 	}
 
-	/** The endpoint's match against {@code hashes}: leading blocks held. */
+	/**
+	 * Every slot of the set at {@code at} holds blocks 0..low−1 and none holds block {@code high}: assigns each its
+	 * match in [low, high]. The set is consumed; the sets after it are scratch.
+	 */
+	private void split(PrefixHashes hashes, int low, int high, long[] sets, int at, int words, int[] matchBySlot) {
+		if (low == high) {
+			for (int w = 0; w < words; w++) {
+				for (long bits = sets[at + w]; bits != 0; bits &= bits - 1) {
+					matchBySlot[(w << 6) + Long.numberOfTrailingZeros(bits)] = low;
+				}
+			}
+			return;
+		}
+		int middle = (low + high + 1) >>> 1;
+		int longer = at + words;
+		if (table.intersectHolders(hashes.hash(middle - 1), sets, at, sets, longer, words)) {
+			long rest = 0;
+			for (int w = 0; w < words; w++) {
+				sets[at + w] &= ~sets[longer + w];
+				rest |= sets[at + w];
+			}
+			split(hashes, middle, high, sets, longer, words, matchBySlot);
+			if (rest == 0) {
+				return;
+			}
+		}
+		split(hashes, low, middle - 1, sets, at, words, matchBySlot);
+	}
+
+	/** The endpoint's match against {@code hashes}: a binary search for its last held block. */
 	public int matchedBlocks(PrefixHashes hashes, EndpointId endpoint) {
 		EndpointBlocks blocks = endpoints.get(endpoint);
 		if (blocks == null || hashes.blockCount() == 0 || !table.holds(hashes.hash(0), blocks.slot)) {
 			return 0;
 		}
-		return leadingRun(hashes, blocks.slot);
-	}
-
-	/** Binary search for the last held block, given block 0 is held: the set is prefix-closed. */
-	private int leadingRun(PrefixHashes hashes, int slot) {
 		int low = 1;
 		int high = hashes.blockCount();
 		while (low < high) {
 			int middle = (low + high + 1) >>> 1;
-			if (table.holds(hashes.hash(middle - 1), slot)) {
+			if (table.holds(hashes.hash(middle - 1), blocks.slot)) {
 				low = middle;
 			}
 			else {
@@ -150,11 +202,6 @@ public final class PrefixIndex implements DispatchListener, EndpointLifecycleLis
 			}
 		}
 		return low;
-	}
-
-	private static boolean isSet(long[] bits, int slot) {
-		int word = slot >>> 6;
-		return word < bits.length && (bits[word] & (1L << slot)) != 0;
 	}
 
 	/**

@@ -61,6 +61,13 @@ class PrefixIndexConcurrencyTest {
 		assertThat(stats.dispatchedRequests()).isEqualTo((long) THREADS * DECISIONS_PER_THREAD);
 		assertThat(stats.blocksPerEndpoint().values()).allSatisfy((blocks) -> assertThat(blocks).isBetween(1, CAPACITY));
 		Set<Long> union = new HashSet<>();
+		for (String prompt : prompts) {
+			PrefixHashes hashes = index.hash(request(prompt));
+			int[] together = index.matchedBlocks(hashes, endpoints);
+			for (int i = 0; i < endpoints.size(); i++) {
+				assertThat(together[i]).isEqualTo(index.matchedBlocks(hashes, endpoints.get(i).id()));
+			}
+		}
 		for (Endpoint endpoint : endpoints) {
 			Set<Long> held = new HashSet<>();
 			for (long hash : index.blocksByRecency(endpoint.id())) {

@@ -1,5 +1,6 @@
 package io.infergate.routing.prefix;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static java.util.Map.entry;
@@ -42,6 +43,23 @@ class PrefixIndexTest {
 		dispatch(request(prompt("p", 10)), first);
 
 		assertThat(match(request(diverging("p", k, 10)), first)).containsExactly(k);
+	}
+
+	@Test
+	void matchesEveryCandidateAtItsOwnLength() {
+		int[] lengths = { 10, 0, 1, 3, 5, 8, 10, 3, 7, 9 };
+		List<Endpoint> candidates = new ArrayList<>();
+		for (int i = 0; i < lengths.length; i++) {
+			Endpoint endpoint = endpoint(8100 + i);
+			candidates.add(endpoint);
+			if (lengths[i] > 0) {
+				dispatch(request(diverging("p", lengths[i], 10)), endpoint);
+			}
+		}
+		candidates.add(endpoint(8200)); // never dispatched to
+
+		assertThat(index.matchedBlocks(cycle(request(prompt("p", 10))), candidates))
+			.containsExactly(10, 0, 1, 3, 5, 8, 10, 3, 7, 9, 0);
 	}
 
 	@Test
