@@ -1,15 +1,16 @@
 package io.infergate.routing.prefix;
 
+import java.util.Arrays;
 import java.util.concurrent.locks.StampedLock;
 
 /**
  * Block hash → the endpoints (by slot number) that hold it: the index's read side.
  * <p>
- * Open addressing with linear probing over primitive arrays, split into {@value #STRIPES} stripes by the hash's top
- * bits. Each stripe has a {@link StampedLock}: lookups read optimistically and retry under the read lock only when a
- * writer got in between, so scoring threads take no lock in the common case; writers (dispatches adding or evicting
- * blocks) lock one stripe at a time. A key's holders are a bit set of {@code words} longs stored beside it; a stripe
- * widens its bit sets when a slot beyond them arrives.
+ * Open addressing with linear probing, split into {@value #STRIPES} stripes by the hash's top bits, each stripe one
+ * primitive array. A key's holders are a bit set of {@code words} longs stored right after it; a stripe widens its bit
+ * sets when a slot beyond them arrives. Each stripe has a {@link StampedLock}: lookups read optimistically and retry
+ * under the read lock only when a writer got in between, so scoring threads take no lock in the common case; writers
+ * (dispatches adding or evicting blocks) lock one stripe at a time.
  * <p>
  * Key 0 marks an empty slot; {@link PrefixHasher} never produces it. Deletion shifts later entries back instead of
  * leaving tombstones, so probe chains stay short as blocks are evicted. A stripe grows at 3/4 load and does not
@@ -17,7 +18,11 @@ import java.util.concurrent.locks.StampedLock;
  */
 final class BlockTable {
 
-	static final int STRIPES = 64;
+	/**
+	 * With 512 stripes, up to about 6 million blocks and 128 endpoints, each stripe's array stays at most 384 KB. That is
+	 * under half of a 1 MB G1 region, so no array is a humongous object that wastes the rest of its regions.
+	 */
+	static final int STRIPES = 512;
 
 	private static final int STRIPE_SHIFT = 64 - Integer.numberOfTrailingZeros(STRIPES);
 
@@ -131,7 +136,7 @@ final class BlockTable {
 					}
 					index = current.insert(hash);
 				}
-				current.bits[index * current.words + word] |= 1L << slot;
+				current.set(index, slot);
 				segment = current;
 				return fresh;
 			}
@@ -149,12 +154,8 @@ final class BlockTable {
 				if (index < 0 || word >= current.words) {
 					return false;
 				}
-				int base = index * current.words;
-				current.bits[base + word] &= ~(1L << slot);
-				for (int w = 0; w < current.words; w++) {
-					if (current.bits[base + w] != 0) {
-						return false;
-					}
+				if (!current.clear(index, slot)) {
+					return false;
 				}
 				current.delete(index);
 				return true;
@@ -185,38 +186,41 @@ final class BlockTable {
 		}
 	}
 
-	/** One stripe's arrays: keys, and {@code words} longs of holder bits per key at {@code index * words}. */
+	/**
+	 * One stripe's entries in a single array, each a key followed by {@code words} longs of holder bits, so a probe
+	 * reads the key and its holders from one cache line.
+	 */
 	private static final class Segment {
 
-		final long[] keys;
-
-		final long[] bits;
+		final long[] entries;
 
 		final int words;
+
+		final int stride;
 
 		final int mask;
 
 		int size;
 
 		Segment(int capacity, int words) {
-			this.keys = new long[capacity];
-			this.bits = new long[capacity * words];
 			this.words = words;
+			this.stride = words + 1;
+			this.entries = new long[capacity * stride];
 			this.mask = capacity - 1;
 		}
 
 		int capacity() {
-			return keys.length;
+			return mask + 1;
 		}
 
 		/**
-		 * The slot of {@code hash}, or −1. Bounded by the capacity so a racy optimistic read of a table being
+		 * The position of {@code hash}, or −1. Bounded by the capacity so a racy optimistic read of a table being
 		 * rewritten cannot loop; the caller validates and retries.
 		 */
 		int find(long hash) {
 			int index = (int) hash & mask;
 			for (int probes = 0; probes <= mask; probes++) {
-				long key = keys[index];
+				long key = entries[index * stride];
 				if (key == hash) {
 					return index;
 				}
@@ -234,14 +238,14 @@ final class BlockTable {
 				return false;
 			}
 			int index = find(hash);
-			return index >= 0 && (bits[index * words + word] & (1L << slot)) != 0;
+			return index >= 0 && (entries[index * stride + 1 + word] & (1L << slot)) != 0;
 		}
 
 		boolean intersect(long hash, long[] set, int setOffset, long[] into, int intoOffset, int count) {
 			int index = find(hash);
 			long any = 0;
 			for (int w = 0; w < count; w++) {
-				long holders = (index >= 0 && w < words) ? bits[index * words + w] : 0;
+				long holders = (index >= 0 && w < words) ? entries[index * stride + 1 + w] : 0;
 				long both = set[setOffset + w] & holders;
 				into[intoOffset + w] = both;
 				any |= both;
@@ -249,24 +253,41 @@ final class BlockTable {
 			return any != 0;
 		}
 
-		/** Inserts a key known to be absent, with no holder bits yet; returns its slot. */
+		/** Sets a bit of the entry at {@code index}. */
+		void set(int index, int slot) {
+			entries[index * stride + 1 + (slot >>> 6)] |= 1L << slot;
+		}
+
+		/** Clears a bit of the entry at {@code index}; true when it has no holder left. */
+		boolean clear(int index, int slot) {
+			int base = index * stride + 1;
+			entries[base + (slot >>> 6)] &= ~(1L << slot);
+			for (int w = 0; w < words; w++) {
+				if (entries[base + w] != 0) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+		/** Inserts a key known to be absent, with no holder bits yet; returns its position. */
 		int insert(long hash) {
 			int index = (int) hash & mask;
-			while (keys[index] != 0) {
+			while (entries[index * stride] != 0) {
 				index = (index + 1) & mask;
 			}
-			keys[index] = hash;
+			entries[index * stride] = hash;
 			size++;
 			return index;
 		}
 
-		/** Removes the key at {@code index}, shifting back later keys of its probe run (no tombstones). */
+		/** Removes the entry at {@code index}, shifting back later entries of its probe run (no tombstones). */
 		void delete(int index) {
 			int hole = index;
 			int next = index;
 			while (true) {
 				next = (next + 1) & mask;
-				long key = keys[next];
+				long key = entries[next * stride];
 				if (key == 0) {
 					break;
 				}
@@ -274,32 +295,28 @@ final class BlockTable {
 				boolean homeBetweenHoleAndNext = (hole <= next) ? (hole < home && home <= next)
 						: (hole < home || home <= next);
 				if (!homeBetweenHoleAndNext) {
-					keys[hole] = key;
-					System.arraycopy(bits, next * words, bits, hole * words, words);
+					System.arraycopy(entries, next * stride, entries, hole * stride, stride);
 					hole = next;
 				}
 			}
-			keys[hole] = 0;
-			for (int w = 0; w < words; w++) {
-				bits[hole * words + w] = 0;
-			}
+			Arrays.fill(entries, hole * stride, hole * stride + stride, 0);
 			size--;
 		}
 
 		Segment copy(int capacity, int newWords) {
 			Segment copy = new Segment(capacity, newWords);
-			for (int i = 0; i < keys.length; i++) {
-				if (keys[i] != 0) {
-					int index = copy.insert(keys[i]);
-					System.arraycopy(bits, i * words, copy.bits, index * newWords, words);
+			for (int i = 0; i <= mask; i++) {
+				long key = entries[i * stride];
+				if (key != 0) {
+					int index = copy.insert(key);
+					System.arraycopy(entries, i * stride + 1, copy.entries, index * copy.stride + 1, words);
 				}
 			}
 			return copy;
 		}
 
 		long memoryBytes() {
-			return MemoryEstimate.objectBytes(5) + MemoryEstimate.arrayBytes(keys.length, Long.BYTES)
-					+ MemoryEstimate.arrayBytes(bits.length, Long.BYTES);
+			return MemoryEstimate.objectBytes(5) + MemoryEstimate.arrayBytes(entries.length, Long.BYTES);
 		}
 	}
 }

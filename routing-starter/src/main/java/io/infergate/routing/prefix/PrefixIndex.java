@@ -36,7 +36,7 @@ import io.infergate.routing.scheduling.SchedulingCycle;
  * Per decision, the request is hashed once and the hashes and matches are kept in the {@link SchedulingCycle}, so
  * every scorer reading the index and the dispatch update share them.
  * <p>
- * Thread-safe. Lookups take no lock in the common case (optimistic reads on 64 stripes); a dispatch locks its
+ * Thread-safe. Lookups take no lock in the common case (optimistic reads on 512 stripes); a dispatch locks its
  * endpoint and, per block it adds or evicts, one stripe. Memory is bounded by capacity × endpoints; {@link #stats()}
  * reports it.
  */
