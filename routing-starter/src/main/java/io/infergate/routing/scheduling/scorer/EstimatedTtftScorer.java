@@ -32,9 +32,9 @@ import org.springframework.validation.annotation.Validated;
  * scraped queues). The lowest estimate scores 1 and twice it 0.5: a ratio, so the score says by how much an endpoint
  * is worse, and it stays meaningful when the scorer is weighed with others.
  * <p>
- * The cached endpoint wins while its extra in-flight requests cost less than the prefill it saves: a full hit on a
- * 2,048-token prefix saves 2,048 · 17.25 µs ≈ 35 ms, worth 35 ms / 3 ms ≈ 12 requests of imbalance at the defaults,
- * and a 256-token hit about one and a half. Where nothing is cached the prefill term is equal everywhere and the
+ * The cached endpoint wins while its extra in-flight requests cost less than the prefill it saves. A full hit on a
+ * 2,048-token prefix saves 2,048 · 17.25 µs ≈ 35.3 ms: at the defaults that outweighs 11 extra in-flight requests
+ * (33 ms) but not 12. A 256-token hit saves 4.4 ms, worth one. Where nothing is cached the prefill term is equal everywhere and the
  * scorer ranks exactly as {@code least-request}.
  * <p>
  * Parameters, {@code infergate.scheduling.plugins.estimated-ttft.*}:

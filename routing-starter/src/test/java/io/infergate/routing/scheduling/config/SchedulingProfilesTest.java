@@ -96,7 +96,8 @@ class SchedulingProfilesTest {
 		runner.withPropertyValues("infergate.scheduling.profiles.nopicker.scorers.queue=1")
 			.run((context) -> assertThat(failure(context))
 				.contains("infergate.scheduling.profiles.nopicker.picker: missing; a profile needs exactly one "
-						+ "picker; valid pickers: chwbl, max-score, power-of-two, random, round-robin, weighted-random"));
+						+ "picker; valid pickers: chwbl, max-score, power-of-two, random, round-robin, "
+						+ "weighted-random"));
 	}
 
 	@Test
