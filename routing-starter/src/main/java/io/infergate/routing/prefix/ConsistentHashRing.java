@@ -78,10 +78,11 @@ public final class ConsistentHashRing {
 	 * The hash of a request's routing key: the first {@code prefixChars} characters of the prompt (all of it when
 	 * shorter) and the adapter ({@code null} as empty), combined as {@code XXH3(XXH3(prefix), XXH3(adapter))}.
 	 */
-	public static long keyHash(CharSequence prompt, int prefixChars, String adapter) {
-		CharSequence text = (prompt != null) ? prompt : "";
-		long prefix = XXH3.hashCharsToLong(new CharRegion(text).select(0, Math.min(prefixChars, text.length())));
-		return XXH3.hashLongLongToLong(prefix, XXH3.hashCharsToLong((adapter != null) ? adapter : ""));
+	public static long keyHash(String prompt, int prefixChars, String adapter) {
+		String text = (prompt != null) ? prompt : "";
+		String prefix = (text.length() > prefixChars) ? text.substring(0, prefixChars) : text;
+		return XXH3.hashLongLongToLong(XXH3.hashCharsToLong(prefix),
+				XXH3.hashCharsToLong((adapter != null) ? adapter : ""));
 	}
 
 	public int replication() {

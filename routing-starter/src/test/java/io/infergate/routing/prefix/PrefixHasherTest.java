@@ -29,6 +29,33 @@ class PrefixHasherTest {
 	}
 
 	@Test
+	void hashesLongMixedScriptPromptsAsTheDocumentedChainWhateverTheBlockSize() {
+		StringBuilder text = new StringBuilder();
+		for (int i = 0; text.length() < 20_000; i++) {
+			text.append("turn ").append(i).append(": données, 数据, данные, \uD83D\uDE80 ");
+		}
+		for (int blockSize : new int[] { 64, 100, 5_000 }) {
+			PrefixHasher sized = new PrefixHasher(blockSize, 256);
+
+			PrefixHashes hashes = sized.hash(MODEL, "lora-a", text.toString());
+
+			long[] expected = documentedChain(MODEL, "lora-a", text.toString(), blockSize, 256);
+			assertThat(hashes.blockCount()).isEqualTo(expected.length);
+			for (int i = 0; i < expected.length; i++) {
+				assertThat(hashes.hash(i)).as("block %d of %d-char blocks", i, blockSize).isEqualTo(expected[i]);
+			}
+		}
+	}
+
+	@Test
+	void charsDifferingOnlyInTheirHighByteHashDifferently() {
+		String latin = "\u00e9".repeat(64);
+		String other = "\u01e9".repeat(64);
+
+		assertThat(hasher.hash(MODEL, null, latin).hash(0)).isNotEqualTo(hasher.hash(MODEL, null, other).hash(0));
+	}
+
+	@Test
 	void ignoresATrailingPartialBlock() {
 		PrefixHashes full = hasher.hash(MODEL, null, prompt("p", 3));
 		PrefixHashes withTail = hasher.hash(MODEL, null, prompt("p", 3) + "t".repeat(63));
@@ -94,6 +121,19 @@ class PrefixHasherTest {
 		String text = prompt("p", 2);
 
 		assertThat(hasher.hash(MODEL, "", text).hash(1)).isEqualTo(hasher.hash(MODEL, null, text).hash(1));
+	}
+
+	/** The chain as the class documents it, hashing each block's chars as a String. */
+	private static long[] documentedChain(String model, String adapter, String text, int blockSize, int maxBlocks) {
+		Hasher64 xxh3 = Hashing.xxh3_64();
+		long parent = xxh3.hashLongLongToLong(xxh3.hashCharsToLong(model), xxh3.hashCharsToLong(adapter));
+		long[] chain = new long[Math.min(text.length() / blockSize, maxBlocks)];
+		for (int i = 0; i < chain.length; i++) {
+			parent = xxh3.hashLongLongToLong(parent,
+					xxh3.hashCharsToLong(text.substring(i * blockSize, (i + 1) * blockSize)));
+			chain[i] = parent;
+		}
+		return chain;
 	}
 
 	@Test
