@@ -179,6 +179,28 @@ class PrefixIndexTest {
 	}
 
 	@Test
+	void theNextDecisionOverTheSameCandidatesSeesAnEndpointThatJoinedOrLeft() {
+		List<Endpoint> candidates = List.of(first, second);
+		dispatch(request(prompt("p", 4)), first);
+		assertThat(index.matchedBlocks(cycle(request(prompt("p", 4))), candidates)).containsExactly(4, 0);
+
+		dispatch(request(prompt("p", 4)), second);
+		assertThat(index.matchedBlocks(cycle(request(prompt("p", 4))), candidates)).containsExactly(4, 4);
+
+		index.purge(first.id());
+		dispatch(request(prompt("q", 4)), endpoint(8003)); // may take the purged slot
+		assertThat(index.matchedBlocks(cycle(request(prompt("p", 4))), candidates)).containsExactly(0, 4);
+		assertThat(index.matchedBlocks(cycle(request(prompt("q", 4))), candidates)).containsExactly(0, 0);
+	}
+
+	@Test
+	void anEmptyCandidateListMatchesNothing() {
+		dispatch(request(prompt("p", 4)), first);
+
+		assertThat(index.matchedBlocks(index.hash(request(prompt("p", 4))), List.of())).isEmpty();
+	}
+
+	@Test
 	void hashesEachRequestOncePerCycle() {
 		SchedulingCycle cycle = cycle(request(prompt("p", 4)));
 
