@@ -41,7 +41,7 @@ public final class PrefixIndexMemory {
 				properties.lruCapacityPerEndpoint(), runs);
 		for (int sharing : new int[] { 1, 4 }) {
 			long[] measured = new long[runs];
-			long estimate = 0;
+			long[] estimated = new long[runs];
 			long entries = 0;
 			long blocks = 0;
 			for (int run = 0; run < runs; run++) {
@@ -50,17 +50,19 @@ public final class PrefixIndexMemory {
 				long after = usedAfterGc();
 				measured[run] = after - before;
 				PrefixIndexStats stats = index.stats();
-				estimate = stats.approximateMemoryBytes();
+				estimated[run] = stats.approximateMemoryBytes();
 				entries = stats.entries();
 				blocks = stats.totalBlocks();
 				System.out.printf("  %-11s run %d: measured %7.1f MB, estimate %7.1f MB%n", label(sharing), run,
-						measured[run] / 1e6, estimate / 1e6);
+						measured[run] / 1e6, estimated[run] / 1e6);
 				Reference.reachabilityFence(index);
 			}
 			Arrays.sort(measured);
+			Arrays.sort(estimated);
 			long median = measured[runs / 2];
+			long estimate = estimated[runs / 2];
 			System.out.printf("%-11s entries %,d, blocks %,d: measured median %.1f MB (%.1f B per block), "
-					+ "estimate %.1f MB (%.1f B per block), estimate/measured %.2f%n", label(sharing), entries, blocks,
+					+ "median estimate %.1f MB (%.1f B per block), estimate/measured %.2f%n", label(sharing), entries, blocks,
 					median / 1e6, (double) median / blocks, estimate / 1e6, (double) estimate / blocks,
 					(double) estimate / median);
 		}
