@@ -34,7 +34,7 @@ class ChwblPickerTest {
 	@Test
 	void anIdlePoolSendsEachKeyToItsHomeOnTheRing() {
 		List<Endpoint> pool = endpoints(4);
-		String prompt = "You are a helpful assistant. " + "x".repeat(200);
+		String prompt = "System: answer billing questions for Acme. " + "x".repeat(200);
 
 		int picked = pick(picker, pool, prompt, null);
 
