@@ -52,8 +52,8 @@ class ShippedProfilesTest {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 
 			assertThat(describe(profiles.get("prefix-only")))
-				.isEqualTo("[ready] {prefix-cache=1.0, least-request=0.001} max-score");
-			assertThat(describe(profiles.get("chwbl"))).isEqualTo("[ready] {} chwbl");
+				.isEqualTo("[] {prefix-cache=1.0, least-request=0.001} max-score");
+			assertThat(describe(profiles.get("chwbl"))).isEqualTo("[] {} chwbl");
 			assertThat(describe(profiles.get("session")))
 				.isEqualTo("[ready, saturation] {session-affinity=3.0, queue=2.0, kv-cache=2.0} max-score");
 			assertThat(describe(profiles.get("hybrid")))
