@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 class SchedulingProfilesTest {
 
-	private static final String VALID_SCORERS = "valid scorers: kv-cache, least-outstanding-tokens, least-request, "
-			+ "lora-affinity, queue, running-requests";
+	private static final String VALID_SCORERS = "valid scorers: estimated-ttft, kv-cache, least-outstanding-tokens, "
+			+ "least-request, lora-affinity, prefix-cache, queue, running-requests, session-affinity";
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(SchedulingAutoConfiguration.class))
@@ -88,7 +88,7 @@ class SchedulingProfilesTest {
 				.contains("infergate.scheduling.profiles.default.filters[1]: unknown filter 'healthy'; "
 						+ "valid filters: lora-affinity, ready, saturation")
 				.contains("infergate.scheduling.profiles.default.picker: unknown picker 'best'; valid pickers: "
-						+ "max-score, power-of-two, random, round-robin, weighted-random"));
+						+ "chwbl, max-score, power-of-two, random, round-robin, weighted-random"));
 	}
 
 	@Test
@@ -96,7 +96,8 @@ class SchedulingProfilesTest {
 		runner.withPropertyValues("infergate.scheduling.profiles.nopicker.scorers.queue=1")
 			.run((context) -> assertThat(failure(context))
 				.contains("infergate.scheduling.profiles.nopicker.picker: missing; a profile needs exactly one "
-						+ "picker; valid pickers: max-score, power-of-two, random, round-robin, weighted-random"));
+						+ "picker; valid pickers: chwbl, max-score, power-of-two, random, round-robin, "
+						+ "weighted-random"));
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.infergate.routing.scheduling.config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,17 +37,33 @@ class ShippedProfilesTest {
 			SchedulingProfile profile = profiles.defaultProfile();
 
 			assertThat(profiles.names()).containsExactly("default", "load-only", "least-request", "round-robin",
-					"random");
+					"random", "prefix-only", "chwbl", "session", "hybrid");
 			assertThat(profile.name()).isEqualTo("default");
 			assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("ready", "saturation");
 			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
-				.containsExactly("queue=2.0", "kv-cache=2.0");
+				.containsExactly("queue=2.0", "kv-cache=2.0", "prefix-cache=3.0");
 			assertThat(profile.picker().name()).isEqualTo("max-score");
 		}
 	}
 
+	@Test
+	void shipsThePrefixSessionAndHybridProfiles() {
+		try (ConfigurableApplicationContext context = run(new String[0])) {
+			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
+
+			assertThat(describe(profiles.get("prefix-only")))
+				.isEqualTo("[] {prefix-cache=1.0, least-request=0.001} max-score");
+			assertThat(describe(profiles.get("chwbl"))).isEqualTo("[] {} chwbl");
+			assertThat(describe(profiles.get("session")))
+				.isEqualTo("[ready, saturation] {session-affinity=3.0, queue=2.0, kv-cache=2.0} max-score");
+			assertThat(describe(profiles.get("hybrid")))
+				.isEqualTo("[ready, saturation] {estimated-ttft=1.0} max-score");
+		}
+	}
+
 	@ParameterizedTest
-	@ValueSource(strings = { "load-only", "least-request", "round-robin", "random" })
+	@ValueSource(strings = { "load-only", "least-request", "round-robin", "random", "prefix-only", "chwbl", "session",
+			"hybrid" })
 	void springProfileOfTheSameNameBecomesTheDefault(String name) {
 		try (ConfigurableApplicationContext context = run(new String[] { name })) {
 			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo(name);
@@ -75,7 +92,7 @@ class ShippedProfilesTest {
 			SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get("default");
 
 			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
-				.containsExactly("queue=5.0", "kv-cache=2.0");
+				.containsExactly("queue=5.0", "kv-cache=2.0", "prefix-cache=3.0");
 			assertThat(profile.picker().name()).isEqualTo("random");
 		}
 	}
@@ -87,6 +104,15 @@ class ShippedProfilesTest {
 
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("infergate.scheduling.profiles.default.scorers.qeue: unknown scorer 'qeue'; valid scorers:");
+	}
+
+	private static String describe(SchedulingProfile profile) {
+		return profile.filters().stream().map((filter) -> filter.name()).toList() + " "
+				+ profile.scorers()
+					.stream()
+					.map((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
+					.collect(Collectors.joining(", ", "{", "}"))
+				+ " " + profile.picker().name();
 	}
 
 	private static String applicationFile(Path directory, String yaml) throws IOException {

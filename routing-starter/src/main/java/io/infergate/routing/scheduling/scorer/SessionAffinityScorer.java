@@ -1,0 +1,119 @@
+package io.infergate.routing.scheduling.scorer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointId;
+import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.DispatchListener;
+import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.SchedulingCycle;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.stereotype.Component;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * {@code session-affinity}: sends a session back to the endpoint that served its previous request, where its
+ * conversation is most likely still cached.
+ * <p>
+ * {@code score = 1} for the candidate that last served the request's session ({@link InferenceRequest#sessionKey()}
+ * within the request's pool), 0 for every other. A request without a session, or whose session is unknown or expired,
+ * scores 0 everywhere: equal scores change no pick, and 0 rather than 1 keeps the other scorers' totals where they
+ * would be without this one. Every dispatch of a request with a session remembers its endpoint.
+ * <p>
+ * The session map is bounded: at most {@code max-sessions} entries (Caffeine size eviction), each expiring
+ * {@code ttl} after its last dispatch. Expiry reads the context's {@link Clock}, so virtual time in the bench harness
+ * expires sessions too. Sessions pointing at a removed endpoint need no purge: that endpoint is never a candidate
+ * again, and the session's next dispatch replaces it.
+ * <p>
+ * Parameters, {@code infergate.scheduling.plugins.session-affinity.*}: {@code ttl} (≥ 1 s, default 30m),
+ * {@code max-sessions} (> 0, default 100000).
+ */
+@Component
+public final class SessionAffinityScorer implements EndpointScorer, DispatchListener {
+
+	public static final String NAME = "session-affinity";
+
+	private final Cache<Session, EndpointId> sessions;
+
+	public SessionAffinityScorer(Config config, Clock clock) {
+		this.sessions = Caffeine.newBuilder()
+			.maximumSize(config.maxSessions())
+			.expireAfterWrite(config.ttl())
+			.ticker(() -> clock.millis() * 1_000_000L)
+			.executor(Runnable::run)
+			.build();
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public void score(SchedulingCycle cycle, List<Endpoint> candidates, double[] scores) {
+		Session session = Session.of(cycle.request());
+		if (session == null) {
+			return;
+		}
+		EndpointId last = sessions.getIfPresent(session);
+		if (last == null) {
+			return;
+		}
+		for (int i = 0, n = candidates.size(); i < n; i++) {
+			if (candidates.get(i).id().equals(last)) {
+				scores[i] = 1;
+			}
+		}
+	}
+
+	@Override
+	public void onDispatch(SchedulingCycle cycle, Endpoint chosen) {
+		Session session = Session.of(cycle.request());
+		if (session != null) {
+			sessions.put(session, chosen.id());
+		}
+	}
+
+	/** Sessions remembered, after pending expiry and eviction have run. */
+	public long sessionCount() {
+		sessions.cleanUp();
+		return sessions.estimatedSize();
+	}
+
+	/** A session is scoped to its pool: one key used in two pools names two conversations. */
+	private record Session(String pool, String key) {
+
+		static Session of(InferenceRequest request) {
+			String key = request.sessionKey();
+			return (key == null || key.isEmpty()) ? null : new Session(request.pool(), key);
+		}
+	}
+
+	/**
+	 * Parameters of {@code session-affinity}.
+	 *
+	 * @param ttl how long after its last dispatch a session is forgotten; at least 1 s; default 30 minutes
+	 * @param maxSessions sessions remembered at most; default 100,000
+	 */
+	@Validated
+	@ConfigurationProperties("infergate.scheduling.plugins." + NAME)
+	public record Config(@DefaultValue("30m") @NotNull @DurationMin(seconds = 1) Duration ttl,
+			@DefaultValue("100000") @Positive long maxSessions) {
+
+		public static Config defaults() {
+			return new Config(Duration.ofMinutes(30), 100_000);
+		}
+	}
+}
