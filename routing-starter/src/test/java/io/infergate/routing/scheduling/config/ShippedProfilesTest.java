@@ -13,6 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
+import io.infergate.routing.scheduling.scorer.EstimatedTtftScorer;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -57,7 +58,8 @@ class ShippedProfilesTest {
 			assertThat(describe(profiles.get("session")))
 				.isEqualTo("[ready, saturation] {session-affinity=3.0, queue=2.0, kv-cache=2.0} max-score");
 			assertThat(describe(profiles.get("hybrid")))
-				.isEqualTo("[ready, saturation] {estimated-ttft=1.0} max-score");
+				.isEqualTo("[ready, lora-affinity] {estimated-ttft=1.0} max-score");
+			assertThat(context.getBean(EstimatedTtftScorer.Config.class).inFlightRequestMicros()).isEqualTo(1000);
 		}
 	}
 
