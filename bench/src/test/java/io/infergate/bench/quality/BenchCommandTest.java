@@ -72,8 +72,9 @@ class BenchCommandTest {
 		assertThat(run("--workload", "workloads/no-sharing.yaml", "--policies", "default,fastest", "--out",
 				dir.toString()))
 			.isEqualTo(2);
-		assertThat(errors()).startsWith("routing-bench: unknown policy 'fastest'; defined policies: default, ")
-			.contains("oracle")
+		assertThat(errors()).startsWith("routing-bench: unknown policy 'fastest'; defined policies: ")
+			.contains("default, ")
+			.contains("oracle, ")
 			.contains("round-robin")
 			.hasLineCount(1);
 	}

@@ -46,7 +46,8 @@ class DeterminismTest {
 		ByteArrayOutputStream sink = new ByteArrayOutputStream();
 		PrintStream print = new PrintStream(sink, true, StandardCharsets.UTF_8);
 		int status = new BenchCommand(print, print, false).run(new String[] { "--workload", workload.toString(),
-				"--policies", "round-robin,random,default,oracle", "--seed", seed, "--out", out.toString() });
+				"--policies", "round-robin,random,default,prefix-only,chwbl,hybrid,oracle", "--seed", seed, "--out",
+				out.toString() });
 		assertThat(status).as(sink.toString(StandardCharsets.UTF_8)).isZero();
 		assertThat(out.resolve("report.md")).exists();
 		assertThat(out.resolve("ttft-cdf.png")).exists();
