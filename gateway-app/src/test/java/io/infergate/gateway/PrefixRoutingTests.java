@@ -16,9 +16,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -70,6 +73,9 @@ class PrefixRoutingTests {
 
 	@LocalServerPort
 	int port;
+
+	@LocalManagementPort
+	int managementPort;
 
 	@Autowired
 	EndpointRegistry endpoints;
@@ -130,6 +136,25 @@ class PrefixRoutingTests {
 		assertThat(new HashSet<>(served)).containsExactly(served.get(0));
 		// 19 requests each reuse the ~1000-token system prompt from the cache
 		assertThat(pod(served.get(0)).metrics().prefixCacheHitTokens() - hitsAfterFirst).isGreaterThan(19 * 900);
+	}
+
+	@Test
+	void theActuatorShowsPrefixMatchesAndTheIndex() {
+		String system = systemPrompt("visible", 2000);
+		String first = served(Http.send(request(body("prefix-aware", system, "One?", false, 2), null)));
+		served(Http.send(request(body("prefix-aware", system, "Two?", false, 2), null)));
+
+		JsonNode report = JsonMapper.builder().build()
+			.readTree(Http.get("http://127.0.0.1:" + managementPort + "/actuator/inference").body());
+
+		JsonNode index = report.path("prefixIndex");
+		assertThat(index.path("entries").asLong()).isPositive();
+		assertThat(index.path("blocksPerEndpoint").path(first).asInt()).isPositive();
+		assertThat(index.path("predictedHitRatio").asDouble()).isPositive();
+		JsonNode decision = report.path("decisions").get(0);
+		assertThat(decision.path("chosen").asString()).isEqualTo(first);
+		assertThat(decision.path("scores").path(first).path("scorers").path("prefix-cache").asDouble())
+			.isGreaterThan(0.9);
 	}
 
 	@Test

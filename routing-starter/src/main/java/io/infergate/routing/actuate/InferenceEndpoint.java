@@ -13,6 +13,7 @@ import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecord;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
@@ -21,7 +22,8 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
 /**
  * {@code /actuator/inference}: every pool with its endpoints' latest metrics (their age, and whether they are
  * stale under the saturation detector's threshold) and the gateway's in-flight counts, then the most recent
- * scheduling decisions, newest first.
+ * scheduling decisions, newest first (each candidate's raw scores, the {@code prefix-cache} score being its prefix
+ * match), then the prefix index's figures.
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
@@ -36,13 +38,16 @@ public class InferenceEndpoint {
 
 	private final Clock clock;
 
+	private final PrefixIndex prefixIndex;
+
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
-			SaturationDetector saturation, Clock clock) {
+			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
 		this.saturation = saturation;
 		this.clock = clock;
+		this.prefixIndex = prefixIndex;
 	}
 
 	@ReadOperation
@@ -63,7 +68,7 @@ public class InferenceEndpoint {
 		for (DecisionRecord record : decisions.recent()) {
 			recent.add(decision(record));
 		}
-		return new InferenceReport(pools, recent);
+		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null);
 	}
 
 	private InferenceReport.Metrics metrics(io.infergate.routing.endpoint.Endpoint endpoint, long now) {

@@ -3,11 +3,14 @@ package io.infergate.routing.actuate;
 import java.util.List;
 import java.util.Map;
 
+import io.infergate.routing.prefix.PrefixIndexStats;
+
 /**
  * The body of {@code GET /actuator/inference}. Field names are part of the contract that tests, the dashboard and
- * operators' scripts read.
+ * operators' scripts read. {@code prefixIndex} (the approximate prefix index's size, blocks per endpoint, memory and
+ * the hit ratio of its own predictions) is {@code null} when no profile uses the index.
  */
-public record InferenceReport(List<Pool> pools, List<Decision> decisions) {
+public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex) {
 
 	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints) {
 	}

@@ -27,6 +27,7 @@ import io.infergate.routing.metrics.EndpointScraping;
 import io.infergate.routing.metrics.MetricsScrapers;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
@@ -76,8 +77,9 @@ public class RoutingAutoConfiguration {
 	@Bean
 	@ConditionalOnAvailableEndpoint
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
-			DecisionRecorder decisions, SaturationDetector saturation, Clock clock) {
-		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock);
+			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
+			ObjectProvider<PrefixIndex> prefixIndex) {
+		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable());
 	}
 
 	@Bean
