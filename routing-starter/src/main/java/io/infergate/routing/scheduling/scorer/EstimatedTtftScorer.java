@@ -33,9 +33,9 @@ import org.springframework.validation.annotation.Validated;
  * is worse, and it stays meaningful when the scorer is weighed with others.
  * <p>
  * The cached endpoint wins while its extra in-flight requests cost less than the prefill it saves. A full hit on a
- * 2,048-token prefix saves 2,048 · 17.25 µs ≈ 35.3 ms: at the defaults that outweighs 11 extra in-flight requests
- * (33 ms) but not 12. A 256-token hit saves 4.4 ms, worth one. Where nothing is cached the prefill term is equal everywhere and the
- * scorer ranks exactly as {@code least-request}.
+ * 2,048-token prefix saves 2,048 · 17.25 µs ≈ 35.3 ms: at the defaults that outweighs 35 extra in-flight requests
+ * (35 ms) but not 36. A 256-token hit saves 4.4 ms, worth four. Where nothing is cached the prefill term is equal
+ * everywhere and the scorer ranks exactly as {@code least-request}.
  * <p>
  * Parameters, {@code infergate.scheduling.plugins.estimated-ttft.*}:
  * <ul>
@@ -43,11 +43,12 @@ import org.springframework.validation.annotation.Validated;
  * Llama-3.1-8B/H100 vLLM step-time fit); it also keeps the ratio finite.</li>
  * <li>{@code prefill-micros-per-token} (≥ 0, default 17.25): prefill time per uncached prompt token (β1 of the same
  * fit).</li>
- * <li>{@code in-flight-request-micros} (≥ 0, default 3000): the TTFT price of each request already in flight on the
+ * <li>{@code in-flight-request-micros} (≥ 0, default 1000): the TTFT price of each request already in flight on the
  * endpoint. An in-flight request mostly decodes; in the same fit it adds 6 µs to every step we share (about 1.5 ms
  * over a 256-token answer), and, averaged over its life, about 1 ms of prefill still ahead of ours for 2k-token
- * prompts; 3 ms rounds that up so load is not underpriced. Raise it to spread load sooner, lower it to keep more
- * cache affinity.</li>
+ * prompts, which suggests 3 ms; the routing-quality bench found 1 ms better in bursts, where 3 ms split prefix
+ * groups too eagerly ({@code docs/routing-quality.md}). Raise it to spread load sooner, lower it to keep more cache
+ * affinity.</li>
  * </ul>
  * Each dispatch is recorded in the index, like {@code prefix-cache} (idempotent per cycle).
  */
@@ -100,16 +101,16 @@ public final class EstimatedTtftScorer implements EndpointScorer, DispatchListen
 	 *
 	 * @param baseMicros TTFT common to every endpoint, µs; positive; default 5753
 	 * @param prefillMicrosPerToken prefill time per uncached prompt token, µs; default 17.25
-	 * @param inFlightRequestMicros TTFT added per request in flight on the endpoint, µs; default 3000
+	 * @param inFlightRequestMicros TTFT added per request in flight on the endpoint, µs; default 1000
 	 */
 	@Validated
 	@ConfigurationProperties("infergate.scheduling.plugins." + NAME)
 	public record Config(@DefaultValue("5753") @DecimalMin(value = "0", inclusive = false) double baseMicros,
 			@DefaultValue("17.25") @PositiveOrZero double prefillMicrosPerToken,
-			@DefaultValue("3000") @PositiveOrZero double inFlightRequestMicros) {
+			@DefaultValue("1000") @PositiveOrZero double inFlightRequestMicros) {
 
 		public static Config defaults() {
-			return new Config(5753, 17.25, 3000);
+			return new Config(5753, 17.25, 1000);
 		}
 	}
 }

@@ -13,8 +13,8 @@ import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
 import io.infergate.routing.scheduling.SchedulingResult;
+import io.infergate.routing.scheduling.filter.LoraAffinityFilter;
 import io.infergate.routing.scheduling.filter.ReadyFilter;
-import io.infergate.routing.scheduling.filter.SaturationFilter;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
@@ -93,18 +93,18 @@ class EstimatedTtftScorerTest {
 	}
 
 	@Test
-	void hybridProfileTradesACachedPrefixForAtMostElevenRequestsOfImbalanceByDefault() {
+	void hybridProfileTradesACachedPrefixForAtMostThirtyFiveRequestsOfImbalanceByDefault() {
 		EstimatedTtftScorer defaults = new EstimatedTtftScorer(index, EstimatedTtftScorer.Config.defaults());
 		SaturationDetector detector = new SaturationDetector(SaturationProperties.defaults());
 		SchedulingProfile hybrid = new SchedulingProfile("hybrid",
-				List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
+				List.of(new ReadyFilter(detector), new LoraAffinityFilter()),
 				List.of(new WeightedScorer(defaults, 1)), new MaxScorePicker());
 		// 8,192 characters: 2,048 tokens, all cached on one endpoint: 2,048 · 17.25 µs = 35,328 µs of prefill saved,
-		// 11.8 in-flight requests at 3,000 µs each
+		// 35.3 in-flight requests at 1,000 µs each
 		String shared = prompt("system", 128);
 		index.onDispatch(cycle(request(shared)), cached);
 
-		inFlight(cached, 11);
+		inFlight(cached, 35);
 		assertThat(schedule(hybrid, shared).chosen()).isSameAs(cached);
 
 		inFlight(cached, 1);
