@@ -42,7 +42,9 @@ import static org.awaitility.Awaitility.await;
  * and a session sticks to its pod.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "management.server.port=0", "infergate.demo.enabled=false" })
+		properties = { "management.server.port=0", "infergate.demo.enabled=false",
+				// these tests are about decisions: a scrape made late by a busy test machine must not drop a pod
+				"infergate.scheduling.saturation.staleness-threshold=2s" })
 class PrefixRoutingTests {
 
 	static final Sims sims = new Sims();

@@ -38,6 +38,8 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
+				// these tests are about decisions: a scrape made late by a busy test machine must not drop a pod
+				"infergate.scheduling.saturation.staleness-threshold=2s",
 				"infergate.scheduling.profiles.adapter-aware.filters=ready,lora-affinity",
 				"infergate.scheduling.profiles.adapter-aware.scorers.lora-affinity=2",
 				"infergate.scheduling.profiles.adapter-aware.scorers.queue=1",
