@@ -1,33 +1,27 @@
 package io.infergate.gateway;
 
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.scheduling.EndpointScorer;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.sim.SimulatedModelServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A pool's failure mode when its scheduling profile throws, and the Spring profile that switches the default
@@ -38,9 +32,7 @@ import static org.awaitility.Awaitility.await;
 				"infergate.scheduling.profiles.broken.scorers.exploding=1",
 				"infergate.scheduling.profiles.broken.picker=max-score" })
 @ActiveProfiles("least-request")
-class FailureModeTests {
-
-	static final Sims sims = new Sims();
+class FailureModeTests extends SimulatedPodsTest {
 
 	static SimulatedModelServer pod;
 
@@ -59,28 +51,13 @@ class FailureModeTests {
 		registry.add("infergate.models.closed-model.target-model", () -> "llama");
 	}
 
-	@AfterAll
-	static void stopSims() {
-		sims.close();
-	}
-
-	@LocalServerPort
-	int port;
-
-	@LocalManagementPort
-	int managementPort;
-
-	@Autowired
-	EndpointRegistry endpoints;
-
 	@BeforeEach
 	void everyEndpointIsReady() {
-		await().atMost(Duration.ofSeconds(30))
-			.until(() -> endpoints.pools().stream().allMatch((pool) -> pool.endpoints().stream().allMatch(Endpoint::isReady)));
+		awaitEveryPoolReady();
 	}
 
 	private HttpResponse<String> chat(String model) {
-		return Http.postJson("http://127.0.0.1:" + port + "/v1/chat/completions", Http.chat(model, "hi", false, 2));
+		return Http.postJson(url("/v1/chat/completions"), Http.chat(model, "hi", false, 2));
 	}
 
 	@Test
@@ -107,7 +84,7 @@ class FailureModeTests {
 	}
 
 	private String inference() {
-		return Http.get("http://127.0.0.1:" + managementPort + "/actuator/inference").body();
+		return Http.get(managementUrl("/actuator/inference")).body();
 	}
 
 	@TestConfiguration

@@ -16,21 +16,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointPool;
-import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
 
@@ -45,9 +42,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.scheduling.default-profile=round-robin",
 				"infergate.gateway.served-models-refresh-interval=1s" })
-class GatewayProxyTests {
-
-	static final Sims sims = new Sims();
+class GatewayProxyTests extends SimulatedPodsTest {
 
 	static SimulatedModelServer a0, a1, b0, c0, c1, d0, d1, slow, flaky;
 
@@ -81,26 +76,11 @@ class GatewayProxyTests {
 		registry.add("infergate.models.support.adapter", () -> "support-lora");
 	}
 
-	@AfterAll
-	static void stopSims() {
-		sims.close();
-	}
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	EndpointRegistry endpoints;
-
 	@BeforeEach
 	void everyPoolHasAReadyEndpoint() {
 		await().atMost(Duration.ofSeconds(20)).until(() -> endpoints.pools().stream()
 			.filter((pool) -> !pool.name().equals("d"))
 			.allMatch((pool) -> pool.endpoints().stream().anyMatch(Endpoint::isReady)));
-	}
-
-	private String url(String path) {
-		return "http://127.0.0.1:" + port + path;
 	}
 
 	private HttpResponse<String> chat(String model, boolean stream, int maxTokens) {

@@ -5,25 +5,20 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
-import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The response-header timeout bounds how long a model server may take to start answering; it never cuts a stream
@@ -32,9 +27,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"spring.cloud.gateway.server.webflux.httpclient.response-timeout=800ms" })
-class GatewayTimeoutTests {
-
-	static final Sims sims = new Sims();
+class GatewayTimeoutTests extends SimulatedPodsTest {
 
 	static SimulatedModelServer slow;
 
@@ -46,24 +39,13 @@ class GatewayTimeoutTests {
 		registry.add("infergate.pools.p.endpoints", () -> slow.baseUrl());
 	}
 
-	@AfterAll
-	static void stopSims() {
-		sims.close();
-	}
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	EndpointRegistry endpoints;
-
 	@BeforeEach
 	void ready() {
-		await().atMost(Duration.ofSeconds(30)).until(() -> endpoints.pool("p").endpoints().stream().allMatch(Endpoint::isReady));
+		awaitReady("p");
 	}
 
 	private HttpResponse<String> chat(boolean stream) {
-		return Http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+		return Http.send(HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
 			.header("Content-Type", "application/json")
 			.timeout(Duration.ofSeconds(60))
 			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("slow", "take your time", stream, 150)))

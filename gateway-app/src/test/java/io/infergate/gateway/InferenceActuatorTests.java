@@ -10,17 +10,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
@@ -35,9 +34,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false" })
-class InferenceActuatorTests {
-
-	static final Sims sims = new Sims();
+class InferenceActuatorTests extends SimulatedPodsTest {
 
 	static final JsonMapper json = JsonMapper.builder().build();
 
@@ -59,16 +56,8 @@ class InferenceActuatorTests {
 		registry.add("infergate.pools.st.endpoints", () -> stalling.baseUrl());
 	}
 
-	@AfterAll
-	static void stopSims() {
-		sims.close();
-	}
-
-	@LocalManagementPort
-	int managementPort;
-
 		private JsonNode inference() {
-		HttpResponse<String> response = Http.get("http://127.0.0.1:" + managementPort + "/actuator/inference");
+		HttpResponse<String> response = Http.get(managementUrl("/actuator/inference"));
 		assertThat(response.statusCode()).isEqualTo(200);
 		return json.readTree(response.body());
 	}
@@ -85,7 +74,7 @@ class InferenceActuatorTests {
 	@Test
 	void readinessIsUpOnceEveryPoolHasFreshMetrics() {
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-			HttpResponse<String> readiness = Http.get("http://127.0.0.1:" + managementPort + "/actuator/health/readiness");
+			HttpResponse<String> readiness = Http.get(managementUrl("/actuator/health/readiness"));
 			assertThat(readiness.statusCode()).isEqualTo(200);
 			assertThat(readiness.body()).contains("\"inferencePools\"");
 		});

@@ -13,28 +13,22 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
-import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Prefix-cache-aware routing end to end, through the gateway to four simulated vLLM pods whose prefix caches are
@@ -45,9 +39,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				// these tests are about decisions: a scrape made late by a busy test machine must not drop a pod
 				"infergate.scheduling.saturation.staleness-threshold=2s" })
-class PrefixRoutingTests {
-
-	static final Sims sims = new Sims();
+class PrefixRoutingTests extends SimulatedPodsTest {
 
 	static final List<SimulatedModelServer> pods = new ArrayList<>();
 
@@ -68,24 +60,9 @@ class PrefixRoutingTests {
 		registry.add("infergate.models.sessions.target-model", () -> "llama");
 	}
 
-	@AfterAll
-	static void stopSims() {
-		sims.close();
-	}
-
-	@LocalServerPort
-	int port;
-
-	@LocalManagementPort
-	int managementPort;
-
-	@Autowired
-	EndpointRegistry endpoints;
-
 	@BeforeEach
 	void everyPodIsReady() {
-		await().atMost(Duration.ofSeconds(30)).until(
-				() -> endpoints.pools().stream().allMatch((pool) -> pool.endpoints().stream().allMatch(Endpoint::isReady)));
+		awaitEveryPoolReady();
 	}
 
 	/** A system prompt of about {@code chars} characters, different for every {@code seed}. */
@@ -105,7 +82,7 @@ class PrefixRoutingTests {
 	}
 
 	private HttpRequest request(String json, String session) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
 			.header("Content-Type", "application/json")
 			.timeout(Duration.ofSeconds(120))
 			.POST(HttpRequest.BodyPublishers.ofString(json));
@@ -147,7 +124,7 @@ class PrefixRoutingTests {
 		served(Http.send(request(body("prefix-aware", system, "Two?", false, 2), null)));
 
 		JsonNode report = JsonMapper.builder().build()
-			.readTree(Http.get("http://127.0.0.1:" + managementPort + "/actuator/inference").body());
+			.readTree(Http.get(managementUrl("/actuator/inference")).body());
 
 		JsonNode index = report.path("prefixIndex");
 		assertThat(index.path("entries").asLong()).isPositive();

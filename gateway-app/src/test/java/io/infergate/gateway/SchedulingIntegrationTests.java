@@ -11,21 +11,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
-import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
 
@@ -41,12 +38,9 @@ import static org.awaitility.Awaitility.await;
 				// these tests are about decisions: a scrape made late by a busy test machine must not drop a pod
 				"infergate.scheduling.saturation.staleness-threshold=2s",
 				"infergate.scheduling.profiles.adapter-aware.filters=ready,lora-affinity",
-				"infergate.scheduling.profiles.adapter-aware.scorers.lora-affinity=2",
-				"infergate.scheduling.profiles.adapter-aware.scorers.queue=1",
+				"infergate.scheduling.profiles.adapter-aware.scorers.lora-affinity=1",
 				"infergate.scheduling.profiles.adapter-aware.picker=max-score" })
-class SchedulingIntegrationTests {
-
-	static final Sims sims = new Sims();
+class SchedulingIntegrationTests extends SimulatedPodsTest {
 
 	static SimulatedModelServer pod0, pod1, pod2, lora0, lora1, lora2;
 
@@ -84,25 +78,13 @@ class SchedulingIntegrationTests {
 		registry.add("infergate.models.sql.adapter", () -> "sql-lora");
 	}
 
-	@AfterAll
-	static void stopSims() {
-		sims.close();
-	}
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	EndpointRegistry endpoints;
-
 	@BeforeEach
 	void everyEndpointIsReady() {
-		await().atMost(Duration.ofSeconds(30))
-			.until(() -> endpoints.pools().stream().allMatch((pool) -> pool.endpoints().stream().allMatch(Endpoint::isReady)));
+		awaitEveryPoolReady();
 	}
 
 	private String chat(String model) {
-		HttpResponse<String> response = Http.postJson("http://127.0.0.1:" + port + "/v1/chat/completions",
+		HttpResponse<String> response = Http.postJson(url("/v1/chat/completions"),
 				Http.chat(model, "a short question", false, 2));
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		return response.headers().firstValue("x-infergate-endpoint").orElseThrow();
