@@ -4,7 +4,6 @@ import java.util.Map;
 
 import reactor.core.publisher.Mono;
 
-import org.springframework.cloud.client.DefaultServiceInstance;
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.loadbalancer.DefaultResponse;
 import org.springframework.cloud.client.loadbalancer.EmptyResponse;
@@ -56,12 +55,6 @@ public class InfergateLoadBalancer implements ReactorServiceInstanceLoadBalancer
 		}
 		Endpoint chosen = outcome.chosen();
 		dispatch.dispatchTo(chosen);
-		return new DefaultResponse(toServiceInstance(chosen));
-	}
-
-	private ServiceInstance toServiceInstance(Endpoint endpoint) {
-		boolean secure = "https".equalsIgnoreCase(endpoint.baseUri().getScheme());
-		return new DefaultServiceInstance(endpoint.id().toString(), pool, endpoint.id().host(), endpoint.id().port(),
-				secure);
+		return new DefaultResponse(PoolInstanceSuppliers.toInstance(pool, chosen.id(), chosen.baseUri()));
 	}
 }

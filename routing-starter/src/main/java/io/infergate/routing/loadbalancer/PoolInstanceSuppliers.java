@@ -35,7 +35,10 @@ public final class PoolInstanceSuppliers {
 	public static ServiceInstanceListSupplier forPool(String pool, PoolProperties.Pool settings,
 			ReactiveDiscoveryClient discovery) {
 		if (!settings.getEndpoints().isEmpty()) {
-			List<ServiceInstance> instances = settings.getEndpoints().stream().map((uri) -> toInstance(pool, uri)).toList();
+			List<ServiceInstance> instances = settings.getEndpoints()
+				.stream()
+				.map((uri) -> toInstance(pool, EndpointId.of(uri), uri))
+				.toList();
 			return new FixedSupplier(pool, Flux.just(instances));
 		}
 		String serviceId = settings.getDiscoveryServiceId();
@@ -60,12 +63,11 @@ public final class PoolInstanceSuppliers {
 			if (endpointPool == null) {
 				return Flux.just(List.of());
 			}
-			return Flux.just(endpointPool.endpoints().stream().map((e) -> toInstance(pool, e.baseUri())).toList());
+			return Flux.just(endpointPool.endpoints().stream().map((e) -> toInstance(pool, e.id(), e.baseUri())).toList());
 		}));
 	}
 
-	static ServiceInstance toInstance(String pool, URI uri) {
-		EndpointId id = EndpointId.of(uri);
+	static ServiceInstance toInstance(String pool, EndpointId id, URI uri) {
 		return new DefaultServiceInstance(id.toString(), pool, id.host(), id.port(), "https".equalsIgnoreCase(uri.getScheme()));
 	}
 
