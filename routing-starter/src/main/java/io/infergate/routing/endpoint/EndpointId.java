@@ -7,7 +7,7 @@ import java.util.Objects;
  * Identity of one model-server replica: its host and port, printed as {@code host:port}. This is the id
  * shown in {@code x-infergate-endpoint}, in {@code /actuator/inference} and in decision records.
  */
-public record EndpointId(String host, int port) {
+public record EndpointId(String host, int port) implements Comparable<EndpointId> {
 
 	public EndpointId {
 		Objects.requireNonNull(host, "host");
@@ -32,6 +32,12 @@ public record EndpointId(String host, int port) {
 			port = "https".equalsIgnoreCase(baseUri.getScheme()) ? 443 : 80;
 		}
 		return new EndpointId(baseUri.getHost(), port);
+	}
+
+	@Override
+	public int compareTo(EndpointId other) {
+		int byHost = host.compareTo(other.host);
+		return byHost != 0 ? byHost : Integer.compare(port, other.port);
 	}
 
 	@Override
