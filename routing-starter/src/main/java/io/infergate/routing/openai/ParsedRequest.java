@@ -1,4 +1,4 @@
-package io.infergate.gateway.openai;
+package io.infergate.routing.openai;
 
 /**
  * The fields of an OpenAI request body the gateway needs, read in one streaming pass.
@@ -8,19 +8,10 @@ package io.infergate.gateway.openai;
  * @param modelValueEnd byte offset just past its closing quote
  * @param stream the {@code stream} flag
  * @param maxTokens {@code max_completion_tokens} or {@code max_tokens}, or {@code null} when absent
- * @param promptText the prompt as one string: chat messages each introduced by a role marker, or the completion
- * prompt(s)
+ * @param promptText the prompt as one string, as {@link PromptText} builds it
  * @param promptTokenHint tokens given as token ids in a completion prompt (they count one each), else 0
  * @param user the {@code user} value, or {@code null}
  */
 public record ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
 		String promptText, int promptTokenHint, String user) {
-
-	/**
-	 * Marks the start of a chat message in {@link #promptText}: {@code RS role US content}. Control characters
-	 * that never occur in normal text keep different message boundaries from producing the same string.
-	 */
-	public static final char MESSAGE_SEPARATOR = '\u001e';
-
-	public static final char ROLE_SEPARATOR = '\u001f';
 }

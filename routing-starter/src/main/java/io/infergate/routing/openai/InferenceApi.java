@@ -1,4 +1,4 @@
-package io.infergate.gateway.openai;
+package io.infergate.routing.openai;
 
 /** The OpenAI generation endpoints the gateway schedules, and how each carries its prompt. */
 public enum InferenceApi {

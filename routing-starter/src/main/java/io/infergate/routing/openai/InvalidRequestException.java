@@ -1,4 +1,4 @@
-package io.infergate.gateway.openai;
+package io.infergate.routing.openai;
 
 /** The body is not a valid OpenAI request; the message is safe to show the client. */
 public class InvalidRequestException extends Exception {

@@ -1,4 +1,4 @@
-package io.infergate.gateway.openai;
+package io.infergate.routing.openai;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -129,10 +129,7 @@ public final class OpenAiRequestParser {
 		if (role == null) {
 			throw InvalidRequestException.field("messages[" + index + "].role", "Each message must have a 'role'.");
 		}
-		prompt.text.append(ParsedRequest.MESSAGE_SEPARATOR)
-			.append(role)
-			.append(ParsedRequest.ROLE_SEPARATOR)
-			.append(content);
+		PromptText.appendMessage(prompt.text, role, content);
 	}
 
 	/** Content is a string, null, or an array of parts of which the {@code text} ones count. */
@@ -192,7 +189,7 @@ public final class OpenAiRequestParser {
 			throws InvalidRequestException {
 		if (token == JsonToken.VALUE_STRING) {
 			if (prompt.text.length() > 0) {
-				prompt.text.append(ParsedRequest.MESSAGE_SEPARATOR);
+				prompt.text.append(PromptText.MESSAGE_SEPARATOR);
 			}
 			prompt.text.append(parser.getString());
 		}
