@@ -20,7 +20,7 @@ import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
-import io.infergate.routing.loadbalancer.Dispatch;
+import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.request.InferenceRequest;

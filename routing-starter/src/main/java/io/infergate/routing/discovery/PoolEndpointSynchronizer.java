@@ -1,4 +1,4 @@
-package io.infergate.routing.loadbalancer;
+package io.infergate.routing.discovery;
 
 import java.net.URI;
 import java.util.ArrayList;

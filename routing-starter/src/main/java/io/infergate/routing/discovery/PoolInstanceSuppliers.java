@@ -1,4 +1,4 @@
-package io.infergate.routing.loadbalancer;
+package io.infergate.routing.discovery;
 
 import java.net.URI;
 import java.time.Duration;
@@ -67,7 +67,7 @@ public final class PoolInstanceSuppliers {
 		}));
 	}
 
-	static ServiceInstance toInstance(String pool, EndpointId id, URI uri) {
+	public static ServiceInstance toInstance(String pool, EndpointId id, URI uri) {
 		return new DefaultServiceInstance(id.toString(), pool, id.host(), id.port(), "https".equalsIgnoreCase(uri.getScheme()));
 	}
 

@@ -1,4 +1,4 @@
-package io.infergate.routing.loadbalancer;
+package io.infergate.routing.dispatch;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +81,7 @@ public final class Dispatch {
 		return lastOutcome;
 	}
 
-	synchronized void recordOutcome(RoutingOutcome outcome) {
+	public synchronized void recordOutcome(RoutingOutcome outcome) {
 		this.lastOutcome = outcome;
 	}
 }
