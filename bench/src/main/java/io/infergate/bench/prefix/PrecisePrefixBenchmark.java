@@ -1,10 +1,7 @@
 package io.infergate.bench.prefix;
 
-import java.net.URI;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -22,8 +19,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.infergate.kvevents.BlockStored;
 import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.endpoint.EndpointMetrics;
-import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.EngineBlockIndexProperties;
 import io.infergate.routing.prefix.PrefixIndex;
@@ -75,9 +70,9 @@ import io.infergate.routing.tokenization.SimulatorPromptTokenizer;
 @Fork(3)
 public class PrecisePrefixBenchmark {
 
-	private static final long NOW_MILLIS = 1_700_000_000_000L;
+	private static final long NOW_MILLIS = PrefixBenchmark.NOW_MILLIS;
 
-	private static final int ENDPOINTS = 100;
+	private static final int ENDPOINTS = PrefixBenchmark.ENDPOINTS;
 
 	private static final int BLOCK_SIZE = 16;
 
@@ -121,25 +116,20 @@ public class PrecisePrefixBenchmark {
 				List.of(new WeightedScorer(new QueueScorer(), 2), new WeightedScorer(new KvCacheScorer(), 2),
 						new WeightedScorer(new PrefixCacheScorer(prefixIndex), 3)),
 				new MaxScorePicker());
-		pool = new ArrayList<>(ENDPOINTS);
-		for (int i = 0; i < ENDPOINTS; i++) {
-			Endpoint endpoint = new Endpoint("bench", URI.create("http://10.0.0." + (i + 1) + ":8000"));
-			endpoint.publish(new EndpointSnapshot(new EndpointMetrics(setup.nextInt(4), setup.nextInt(64),
-					0.05 + 0.7 * setup.nextDouble(), 16, 29_000, 0, Set.of(), Set.of()), NOW_MILLIS - 10));
-			pool.add(endpoint);
-		}
-		pool = List.copyOf(pool);
+		pool = PrefixBenchmark.pool(setup);
 
-		String system = text(setup, 4_096);
-		request = chat(system, text(setup, promptChars - system.length() - 14));
+		String system = PrefixBenchmark.text(setup, 4_096);
+		request = chat(system, PrefixBenchmark.text(setup, promptChars - system.length() - 14));
 		for (int i = 0; i < 3; i++) {
 			store(engineBlocks, prefixIndex, request, pool.get(10 + 31 * i));
 		}
 		for (int i = 0; i < 10; i++) {
-			store(engineBlocks, prefixIndex, chat(system, text(setup, 4_096)), pool.get(setup.nextInt(ENDPOINTS)));
+			store(engineBlocks, prefixIndex, chat(system, PrefixBenchmark.text(setup, 4_096)),
+					pool.get(setup.nextInt(ENDPOINTS)));
 		}
 		for (int i = 0; i < 2_000; i++) {
-			store(engineBlocks, prefixIndex, chat(text(setup, 4_096), text(setup, 4_096)),
+			String unrelated = PrefixBenchmark.text(setup, 4_096);
+			store(engineBlocks, prefixIndex, chat(unrelated, PrefixBenchmark.text(setup, 4_096)),
 					pool.get(setup.nextInt(ENDPOINTS)));
 		}
 		random = new SplittableRandom(7);
@@ -176,20 +166,5 @@ public class PrecisePrefixBenchmark {
 		String prompt = "\u001esystem\u001f" + system + "\u001euser\u001f" + question;
 		return new InferenceRequest("demo-llama", "bench", MODEL, null, prompt,
 				InferenceRequest.estimateTokens(prompt.length()), 256, false, null, 0);
-	}
-
-	/** Seeded text: words of 2..9 lowercase letters separated by spaces, exactly {@code length} chars. */
-	private static String text(SplittableRandom random, int length) {
-		StringBuilder text = new StringBuilder(length);
-		while (text.length() < length) {
-			int word = 2 + random.nextInt(8);
-			for (int c = 0; c < word && text.length() < length; c++) {
-				text.append((char) ('a' + random.nextInt(26)));
-			}
-			if (text.length() < length) {
-				text.append(' ');
-			}
-		}
-		return text.toString();
 	}
 }
