@@ -116,7 +116,7 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
 
 	@Override
 	public void publish(KvEventBatch batch) {
-		if (closed) {
+		if (closed || queue.offer(batch)) {
 			return;
 		}
 		try {
@@ -128,11 +128,6 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
 	}
 
 	private void run() {
-		ZMQ.Poller poller = null;
-		if (replay != null) {
-			poller = context.createPoller(1);
-			poller.register(replay, ZMQ.Poller.POLLIN);
-		}
 		try {
 			while (!closed) {
 				KvEventBatch batch = queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
@@ -140,18 +135,13 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
 					send(batch);
 					batch = queue.poll();
 				}
-				if (poller != null && poller.poll(0) > 0 && poller.pollin(0)) {
-					serveReplay();
+				while (replay != null && serveReplay()) {
+					// every waiting request, between batches
 				}
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-		}
-		finally {
-			if (poller != null) {
-				poller.close();
-			}
 		}
 	}
 
@@ -167,18 +157,21 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
 		}
 	}
 
-	/** Answers one replay request; a request that is not three frames is dropped, as vLLM does. */
-	private void serveReplay() {
+	/**
+	 * Answers one replay request; a request that is not three frames is dropped, as vLLM does.
+	 * @return false when no request was waiting
+	 */
+	private boolean serveReplay() {
 		byte[] identity = replay.recv(ZMQ.DONTWAIT);
 		if (identity == null) {
-			return;
+			return false;
 		}
 		List<byte[]> frames = new ArrayList<>();
 		while (replay.hasReceiveMore()) {
 			frames.add(replay.recv());
 		}
 		if (frames.size() != 2 || frames.get(0).length != 0 || frames.get(1).length != 8) {
-			return;
+			return true;
 		}
 		long first = KvEventFrames.sequence(frames.get(1));
 		for (Sent sent : buffer) {
@@ -193,6 +186,7 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
 		replay.sendMore(new byte[0]);
 		replay.sendMore(KvEventFrames.sequenceBytes(KvEventFrames.END_OF_REPLAY));
 		replay.send(new byte[0]);
+		return true;
 	}
 
 	/** Batches sent so far, which is also the next sequence number. */

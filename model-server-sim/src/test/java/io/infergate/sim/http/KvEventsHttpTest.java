@@ -53,7 +53,7 @@ class KvEventsHttpTest {
 
 		// a subscription takes effect asynchronously: repeat the (cached, then silent) request until events arrive
 		List<KvCacheEvent> events = new ArrayList<>();
-		for (int attempt = 0; attempt < 50 && events.isEmpty(); attempt++) {
+		for (int attempt = 0; attempt < 150 && events.isEmpty(); attempt++) {
 			assertThat(server.resetPrefixCache()).isTrue();
 			assertThat(http.post("/v1/chat/completions", SimHttpClient.chatBody("test-model", content, 1, false))
 				.statusCode()).isEqualTo(200);

@@ -63,7 +63,7 @@ class KvEventPublisherTest {
 	private long awaitSubscription(ZMQ.Socket sub) {
 		sub.setReceiveTimeOut(50);
 		long expected = -1;
-		for (int attempt = 0; attempt < 200 && expected < 0; attempt++) {
+		for (int attempt = 0; attempt < 600 && expected < 0; attempt++) {
 			publisher.publish(batch(attempt));
 			List<byte[]> frames = receiveOrNull(sub);
 			if (frames != null) {
@@ -79,7 +79,7 @@ class KvEventPublisherTest {
 			assertThat(KvEventFrames.sequence(frames.get(1))).isEqualTo(expected++);
 		}
 		assertThat(expected).isEqualTo(published);
-		sub.setReceiveTimeOut(5000);
+		sub.setReceiveTimeOut(15_000);
 		return published;
 	}
 
@@ -104,7 +104,7 @@ class KvEventPublisherTest {
 		}
 		awaitPublished(5);
 		ZMQ.Socket dealer = client.createSocket(SocketType.DEALER);
-		dealer.setReceiveTimeOut(5000);
+		dealer.setReceiveTimeOut(15_000);
 		dealer.connect("tcp://127.0.0.1:" + publisher.replayPort());
 
 		dealer.sendMore(new byte[0]);
@@ -135,7 +135,7 @@ class KvEventPublisherTest {
 		publisher.publish(batch(1));
 		awaitPublished(1);
 		ZMQ.Socket dealer = client.createSocket(SocketType.DEALER);
-		dealer.setReceiveTimeOut(5000);
+		dealer.setReceiveTimeOut(15_000);
 		dealer.connect("tcp://127.0.0.1:" + publisher.replayPort());
 
 		dealer.send(KvEventFrames.sequenceBytes(0)); // no empty delimiter
@@ -148,7 +148,7 @@ class KvEventPublisherTest {
 	}
 
 	private void awaitPublished(long batches) {
-		long deadline = System.nanoTime() + 5_000_000_000L;
+		long deadline = System.nanoTime() + 15_000_000_000L;
 		while (publisher.publishedBatches() < batches && System.nanoTime() < deadline) {
 			Thread.onSpinWait();
 		}
