@@ -98,7 +98,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		this.parallelRetryMicros = Math.max(1, parallelRetry.toNanos() / 1000);
 		this.resources = ClientResources.builder()
 			.ioThreadPoolSize(2)
-			.computationThreadPoolSize(1)
+			.computationThreadPoolSize(2)
 			.reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
 			.build();
 		this.client = RedisClient.create(resources);
