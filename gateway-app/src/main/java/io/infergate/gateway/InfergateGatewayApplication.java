@@ -4,7 +4,12 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
-/** The Infergate gateway: OpenAI API on port 8080, management on 8081. */
+import io.infergate.gateway.command.GatewayCommands;
+
+/**
+ * The Infergate gateway: OpenAI API on port 8080, management on 8081. A first argument naming one of the
+ * {@link GatewayCommands} (such as {@code hash-api-key}) runs that command instead.
+ */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 public class InfergateGatewayApplication {
@@ -17,6 +22,10 @@ public class InfergateGatewayApplication {
 	static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
 
 	public static void main(String[] args) {
+		GatewayCommands commands = GatewayCommands.builtIn();
+		if (commands.handles(args)) {
+			System.exit(commands.run(args, System.in, System.out, System.err));
+		}
 		if (System.getProperty(COMMON_POOL_PARALLELISM) == null && Runtime.getRuntime().availableProcessors() <= 2) {
 			System.setProperty(COMMON_POOL_PARALLELISM, "2");
 		}

@@ -24,7 +24,7 @@ import io.infergate.routing.pool.FailureMode;
  * shared store is counted in {@code infergate.rate.limit.store.failures} (tag {@code on-store-failure}), and
  * {@code infergate.rate.limit.store.available} is 1 while it answers.
  */
-public final class FailoverRateLimitStore implements RateLimitStore {
+public final class FailoverRateLimitStore implements RateLimitStore, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(FailoverRateLimitStore.class);
 
@@ -88,6 +88,13 @@ public final class FailoverRateLimitStore implements RateLimitStore {
 	@Override
 	public void release(Reservation reservation, long actualTokens) {
 		throw new IllegalStateException("a reservation is released by the store that made it");
+	}
+
+	@Override
+	public void close() throws Exception {
+		if (shared instanceof AutoCloseable closeable) {
+			closeable.close();
+		}
 	}
 
 	@Override
