@@ -8,7 +8,6 @@ import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.usage.ResponseUsage;
-import io.infergate.gateway.usage.StreamOptionsRewriter;
 import io.infergate.gateway.usage.UsageReadingResponse;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InfergateAttributes;

@@ -1,4 +1,4 @@
-package io.infergate.gateway.usage;
+package io.infergate.gateway.filter;
 
 import java.nio.charset.StandardCharsets;
 
@@ -14,7 +14,7 @@ import io.infergate.routing.openai.StreamOptions;
  * else in the body: the object is added right after the body's opening brace when the client sent no
  * {@code stream_options}, and otherwise {@code include_usage} is set inside the client's own.
  */
-public final class StreamOptionsRewriter {
+final class StreamOptionsRewriter {
 
 	private static final JsonFactory JSON = new JsonFactory();
 
@@ -25,7 +25,7 @@ public final class StreamOptionsRewriter {
 	}
 
 	/** {@code body} (a valid JSON object) asking for usage; {@code options} is what the parser found. */
-	public static byte[] includeUsage(byte[] body, StreamOptions options) {
+	static byte[] includeUsage(byte[] body, StreamOptions options) {
 		return switch (options) {
 			case INCLUDE_USAGE -> body;
 			case ABSENT -> insert(body, openingBrace(body) + 1, ADDED_OPTIONS);
@@ -76,15 +76,10 @@ public final class StreamOptionsRewriter {
 	}
 
 	private static byte[] replace(byte[] body, int start, int end, String replacement) {
-		byte[] bytes = replacement.getBytes(StandardCharsets.US_ASCII);
-		byte[] result = new byte[body.length - (end - start) + bytes.length];
-		System.arraycopy(body, 0, result, 0, start);
-		System.arraycopy(bytes, 0, result, start, bytes.length);
-		System.arraycopy(body, end, result, start + bytes.length, body.length - end);
-		return result;
+		return ModelRewriter.splice(body, start, end, replacement.getBytes(StandardCharsets.US_ASCII));
 	}
 
 	private static byte[] insert(byte[] body, int at, byte[] inserted) {
-		return replace(body, at, at, new String(inserted, StandardCharsets.US_ASCII));
+		return ModelRewriter.splice(body, at, at, inserted);
 	}
 }
