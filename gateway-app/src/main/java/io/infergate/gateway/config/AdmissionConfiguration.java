@@ -51,6 +51,9 @@ public class AdmissionConfiguration {
 	@Bean
 	ApiKeys apiKeys(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models, PoolProperties pools) {
 		AdmissionConfigurationCheck.check(auth, rateLimits, models, pools);
+		if (auth.isEnabled()) {
+			logger.info("API keys are required: " + auth.getKeys().size() + " keys " + auth.getKeys().keySet());
+		}
 		return new ApiKeys(auth);
 	}
 
