@@ -122,6 +122,30 @@ class RedisRateLimitStoreTest {
 	}
 
 	@Test
+	void aStoreStartedWhileRedisIsDownFailsAtOnceAndConnectsOnceRedisIsUp() {
+		redis.stop();
+		try (RedisRateLimitStore store = new RedisRateLimitStore(redis.url(), Duration.ofMillis(200), "late:",
+				Duration.ofMinutes(10), Duration.ofSeconds(1))) {
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.KEY, "k", 10, 0, 0));
+			long start = System.nanoTime();
+			boolean failed = store.reserve(buckets, 1).toCompletableFuture().isCompletedExceptionally();
+			long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			redis.restart();
+
+			assertThat(failed).isTrue();
+			assertThat(elapsedMillis).isLessThan(1000);
+			await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200)).until(() -> {
+				try {
+					return reserve(store, buckets, 1).admitted();
+				}
+				catch (RuntimeException stillDown) {
+					return false;
+				}
+			});
+		}
+	}
+
+	@Test
 	void whenRedisStopsFailOpenDecidesLocallyFailCloseRefusesAndBothShareAgainOnceItIsBack() {
 		try (RedisRateLimitStore one = store("failover:"); RedisRateLimitStore two = store("failover:")) {
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();
