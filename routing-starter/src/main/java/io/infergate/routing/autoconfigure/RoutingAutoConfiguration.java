@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Import;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceEndpoint;
+import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.actuate.InferencePoolsHealthIndicator;
 import io.infergate.routing.actuate.ReadinessProperties;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
@@ -90,8 +91,9 @@ public class RoutingAutoConfiguration {
 	@ConditionalOnAvailableEndpoint
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
-			ObjectProvider<PrefixIndex> prefixIndex) {
-		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable());
+			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<RateLimiter> rateLimiter) {
+		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
+				rateLimiter.getIfAvailable());
 	}
 
 	@Bean

@@ -9,6 +9,12 @@ public final class InfergateAttributes {
 
 	private static final String PREFIX = "io.infergate.";
 
+	/**
+	 * The {@link io.infergate.routing.admission.Caller}: key id, tenant, priority and tenant weight, as
+	 * authentication established them (the anonymous caller when authentication is off).
+	 */
+	public static final String CALLER = PREFIX + "caller";
+
 	/** The {@link io.infergate.routing.openai.InferenceApi} of a request on the inference route. */
 	public static final String INFERENCE_API = PREFIX + "inferenceApi";
 
@@ -23,6 +29,15 @@ public final class InfergateAttributes {
 
 	/** The {@link InferenceRequest} the scheduler sees. */
 	public static final String INFERENCE_REQUEST = PREFIX + "inferenceRequest";
+
+	/**
+	 * The request's {@link io.infergate.routing.admission.Admission}: the limits it was admitted under and the
+	 * reservation its real usage settles.
+	 */
+	public static final String ADMISSION = PREFIX + "admission";
+
+	/** The tokens the response reports or the gateway counts, read while the response is relayed. */
+	public static final String RESPONSE_USAGE = PREFIX + "responseUsage";
 
 	/**
 	 * The request's {@link io.infergate.routing.dispatch.Dispatch}: endpoints tried, the one in flight, and the
