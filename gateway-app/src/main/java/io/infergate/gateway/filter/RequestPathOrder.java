@@ -9,11 +9,16 @@ import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
  * request that a step rejects never reaches the next.
  * <ol>
  * <li>{@link #READ_AND_PARSE}: read the body under the size limit, parse the fields the gateway needs;</li>
- * <li>{@link #RESOLVE_MODEL}: resolve {@code model} to a pool and rewrite it for the pool's servers;</li>
+ * <li>{@link #SERVED_BY}: say on the response what served it, once it commits;</li>
+ * <li>{@link #MODEL_FALLBACK}: run every per-model step below for the requested model, and again for each fallback
+ * while the model cannot serve before the first byte;</li>
+ * <li>{@link #RESOLVE_MODEL}: resolve {@code model} to a pool (split, lane) and rewrite it for the pool's
+ * servers;</li>
  * <li>{@link #DISPATCH}: open the request's dispatch, decorate the response, release the in-flight count when
  * the response ends;</li>
  * <li>{@link #UPSTREAM_RETRY} and {@link #POOL_ROUTE}: per attempt, point the request at its pool, where the load
- * balancer picks the endpoint.</li>
+ * balancer picks the endpoint; decide on each failure before the first byte whether to retry another endpoint or
+ * hand the request to the next fallback model.</li>
  * </ol>
  * Every step up to {@link #DISPATCH} runs outside the response writer (below {@link NettyWriteResponseFilter}'s
  * order), so the chain it wraps completes only once the response body has been written.
@@ -26,6 +31,12 @@ public final class RequestPathOrder {
 	public static final int RESOLVE_MODEL = DISPATCH - 20;
 
 	public static final int READ_AND_PARSE = RESOLVE_MODEL - 10;
+
+	/** Outside the fallbacks, so the headers describe the last model tried. */
+	public static final int SERVED_BY = RESOLVE_MODEL - 7;
+
+	/** Wraps resolve and every step after it, which a fallback runs again. */
+	public static final int MODEL_FALLBACK = RESOLVE_MODEL - 5;
 
 	/** After the route has set its URL, so a retry can restore it. */
 	public static final int UPSTREAM_RETRY = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;

@@ -23,7 +23,8 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * {@code /actuator/inference}: every pool with its endpoints' latest metrics (their age, and whether they are
  * stale under the saturation detector's threshold) and the gateway's in-flight counts, then the most recent
  * scheduling decisions, newest first (each candidate's raw scores, the {@code prefix-cache} score being its prefix
- * match), then the prefix index's figures.
+ * match), then the prefix index's figures, then the configured models' routing (from the application's
+ * {@link InferenceModelsContributor}).
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
@@ -40,14 +41,18 @@ public class InferenceEndpoint {
 
 	private final PrefixIndex prefixIndex;
 
+	private final InferenceModelsContributor models;
+
+	/** @param models the application's model routing, or one that reports none */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
-			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex) {
+			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, InferenceModelsContributor models) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
 		this.saturation = saturation;
 		this.clock = clock;
 		this.prefixIndex = prefixIndex;
+		this.models = models;
 	}
 
 	@ReadOperation
@@ -68,7 +73,8 @@ public class InferenceEndpoint {
 		for (DecisionRecord record : decisions.recent()) {
 			recent.add(decision(record));
 		}
-		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null);
+		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null,
+				models.models());
 	}
 
 	private InferenceReport.Metrics metrics(io.infergate.routing.endpoint.Endpoint endpoint, long now) {

@@ -2,6 +2,7 @@ package io.infergate.routing.autoconfigure;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,14 +19,18 @@ import org.springframework.context.annotation.Bean;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceEndpoint;
+import io.infergate.routing.actuate.InferenceModelsContributor;
 import io.infergate.routing.actuate.InferencePoolsHealthIndicator;
 import io.infergate.routing.actuate.ReadinessProperties;
+import io.infergate.routing.config.ConfigurationCheck;
+import io.infergate.routing.config.InvalidConfigurationException;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
 import io.infergate.routing.loadbalancer.InfergateLoadBalancerClientConfiguration;
 import io.infergate.routing.metrics.EndpointScraping;
 import io.infergate.routing.metrics.MetricsScrapers;
 import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.pool.PoolProfilesCheck;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.scheduling.ProfileResolver;
@@ -44,7 +49,17 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
 public class RoutingAutoConfiguration {
 
 	@Bean
-	EndpointRegistry endpointRegistry(PoolProperties properties) {
+	PoolProfilesCheck poolProfilesCheck(PoolProperties properties, SchedulingProfiles profiles) {
+		return new PoolProfilesCheck(properties, profiles.names());
+	}
+
+	/**
+	 * The pools, created only once every {@link ConfigurationCheck} of the application passes, so a start with bad
+	 * names fails with all of them listed and before any pool is scraped or routed to.
+	 */
+	@Bean
+	EndpointRegistry endpointRegistry(PoolProperties properties, ObjectProvider<ConfigurationCheck> checks) {
+		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
 		return new EndpointRegistry(properties.getPools());
 	}
 
@@ -78,8 +93,9 @@ public class RoutingAutoConfiguration {
 	@ConditionalOnAvailableEndpoint
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
-			ObjectProvider<PrefixIndex> prefixIndex) {
-		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable());
+			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<InferenceModelsContributor> models) {
+		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
+				models.getIfAvailable(() -> List::of));
 	}
 
 	@Bean

@@ -9,6 +9,15 @@ public final class InfergateAttributes {
 
 	private static final String PREFIX = "io.infergate.";
 
+	/**
+	 * The id of the API key the request authenticated with ({@code infergate.auth.keys.<id>}), a string set by
+	 * authentication. Absent while authentication is off: every caller is then {@value #ANONYMOUS_CALLER}.
+	 */
+	public static final String API_KEY_ID = PREFIX + "apiKeyId";
+
+	/** The caller of a request that carries no {@link #API_KEY_ID}. */
+	public static final String ANONYMOUS_CALLER = "anonymous";
+
 	/** The {@link io.infergate.routing.openai.InferenceApi} of a request on the inference route. */
 	public static final String INFERENCE_API = PREFIX + "inferenceApi";
 
@@ -18,7 +27,13 @@ public final class InfergateAttributes {
 	/** The {@link io.infergate.routing.openai.ParsedRequest}: the fields of the body the gateway needs. */
 	public static final String PARSED_REQUEST = PREFIX + "parsedRequest";
 
-	/** The resolved model route (pool, target model, adapter) of the request. */
+	/**
+	 * The models a request may still be served by, in order, and the fallbacks it has taken so far. The resolve step
+	 * and everything after it run once per model tried.
+	 */
+	public static final String MODEL_FALLBACKS = PREFIX + "modelFallbacks";
+
+	/** The resolved model route (pool, target model, adapter) of the request, for the model being tried. */
 	public static final String MODEL_ROUTE = PREFIX + "modelRoute";
 
 	/** The {@link InferenceRequest} the scheduler sees. */
