@@ -62,7 +62,7 @@ class ModelRoutingTests extends SimulatedPodsTest {
 		registry.add("infergate.pools.secondary.endpoints", () -> Sims.urls(secondary));
 		registry.add("infergate.pools.tiny.endpoints", () -> Sims.urls(tiny));
 		registry.add("infergate.pools.gone.endpoints", () -> Sims.urls(gone));
-		for (String model : List.of("chat", "chat-sticky")) {
+		for (String model : List.of("chat", "chat-sticky", "chat-keyed")) {
 			registry.add("infergate.models." + model + ".targets[0].pool", () -> "stable");
 			registry.add("infergate.models." + model + ".targets[0].target-model", () -> "llama-3.1");
 			registry.add("infergate.models." + model + ".targets[0].weight", () -> "90");
@@ -71,6 +71,7 @@ class ModelRoutingTests extends SimulatedPodsTest {
 			registry.add("infergate.models." + model + ".targets[1].weight", () -> "10");
 		}
 		registry.add("infergate.models.chat-sticky.sticky-by", () -> "user");
+		registry.add("infergate.models.chat-keyed.sticky-by", () -> "api-key");
 		registry.add("infergate.models.summarize.target-model", () -> "llama-3.1");
 		registry.add("infergate.models.summarize.lanes[0].max-tokens", () -> "100");
 		registry.add("infergate.models.summarize.lanes[0].pool", () -> "short");
@@ -146,6 +147,17 @@ class ModelRoutingTests extends SimulatedPodsTest {
 		assertThat(modelsByUser.values()).allSatisfy((models) -> assertThat(models).hasSize(1));
 		assertThat(modelsByUser.values().stream().flatMap(Set::stream).distinct())
 			.containsExactlyInAnyOrder("llama-3.1", "llama-3.3");
+	}
+
+	@Test
+	void stickyByApiKeyKeepsEveryoneOnOneTargetWhileAuthenticationIsOff() {
+		Set<String> models = new HashSet<>();
+		for (int user = 0; user < 50; user++) {
+			models.add(header(chat("chat-keyed", "user-" + user, "hi", 1), "x-infergate-model"));
+		}
+
+		assertThat(models).hasSize(1);
+		assertThat(model(inference(), "chat-keyed").path("stickyBy").asString()).isEqualTo("api-key");
 	}
 
 	@Test

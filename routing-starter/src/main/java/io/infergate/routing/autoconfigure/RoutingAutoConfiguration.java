@@ -16,6 +16,8 @@ import org.springframework.cloud.client.discovery.ReactiveDiscoveryClient;
 import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceEndpoint;
@@ -48,7 +50,9 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
 @LoadBalancerClients(defaultConfiguration = InfergateLoadBalancerClientConfiguration.class)
 public class RoutingAutoConfiguration {
 
+	/** First among the checks: pools are what everything else names. */
 	@Bean
+	@Order(Ordered.HIGHEST_PRECEDENCE)
 	PoolProfilesCheck poolProfilesCheck(PoolProperties properties, SchedulingProfiles profiles) {
 		return new PoolProfilesCheck(properties, profiles.names());
 	}
