@@ -136,15 +136,15 @@ public final class ConfiguredModels implements ConfigurationCheck {
 		return new ConfiguredModel(name, targets, lanes, stickyBy, model.getFallbacks());
 	}
 
-	private static WeightedTargets buildTargets(String name, String at, List<ModelProperties.Target> configured,
-			Set<String> pools, List<String> problems) {
+	private static WeightedTargets buildTargets(String name, String at,
+			List<ModelProperties.WeightedTarget> configured, Set<String> pools, List<String> problems) {
 		int before = problems.size();
 		List<ModelRoute> routes = new ArrayList<>();
 		List<Integer> weights = new ArrayList<>();
 		long sum = 0;
 		for (int i = 0; i < configured.size(); i++) {
 			String targetAt = at + ".targets[" + i + "]";
-			ModelProperties.Target target = configured.get(i);
+			ModelProperties.WeightedTarget target = configured.get(i);
 			checkPool(targetAt + ".pool", target.getPool(), pools, problems);
 			String targetModel = checkTargetModel(targetAt + ".target-model", target.getTargetModel(), name, problems);
 			String adapter = checkAdapter(targetAt + ".adapter", target.getAdapter(), problems);

@@ -38,9 +38,10 @@ public class ModelProperties {
 		this.models = models;
 	}
 
-	public static class Model {
+	/** Where requests go: a pool, the model name its servers know, and optionally a LoRA adapter. */
+	public static class Target {
 
-		/** The pool that serves the model, in the single-target form. */
+		/** The pool that serves the requests. */
 		private String pool;
 
 		/** The model name the pool's servers know; defaults to the client-facing name. */
@@ -48,20 +49,6 @@ public class ModelProperties {
 
 		/** A LoRA adapter served by the pool; requests are sent with the adapter as their model. */
 		private String adapter;
-
-		/** A weighted split over several targets, instead of {@code pool}. */
-		@Valid
-		private List<Target> targets = new ArrayList<>();
-
-		/** What keeps one caller on one of the {@code targets}. */
-		private StickyBy stickyBy = StickyBy.NONE;
-
-		/** Other model names, tried in order when this one cannot serve a request before its first byte. */
-		private List<String> fallbacks = new ArrayList<>();
-
-		/** Pools chosen by the request's estimated tokens, instead of {@code pool}; the first that fits wins. */
-		@Valid
-		private List<Lane> lanes = new ArrayList<>();
 
 		public String getPool() {
 			return pool;
@@ -86,12 +73,33 @@ public class ModelProperties {
 		public void setAdapter(String adapter) {
 			this.adapter = adapter;
 		}
+	}
 
-		public List<Target> getTargets() {
+	/**
+	 * One model name. Its own {@code pool} is the single-target form; with {@code lanes} its {@code target-model}
+	 * and {@code adapter} apply to every lane.
+	 */
+	public static class Model extends Target {
+
+		/** A weighted split over several targets, instead of {@code pool}. */
+		@Valid
+		private List<WeightedTarget> targets = new ArrayList<>();
+
+		/** What keeps one caller on one of the {@code targets}. */
+		private StickyBy stickyBy = StickyBy.NONE;
+
+		/** Other model names, tried in order when this one cannot serve a request before its first byte. */
+		private List<String> fallbacks = new ArrayList<>();
+
+		/** Pools chosen by the request's estimated tokens, instead of {@code pool}; the first that fits wins. */
+		@Valid
+		private List<Lane> lanes = new ArrayList<>();
+
+		public List<WeightedTarget> getTargets() {
 			return targets;
 		}
 
-		public void setTargets(List<Target> targets) {
+		public void setTargets(List<WeightedTarget> targets) {
 			this.targets = targets;
 		}
 
@@ -121,43 +129,10 @@ public class ModelProperties {
 	}
 
 	/** One target of a weighted split. */
-	public static class Target {
-
-		/** The pool that serves this target. */
-		private String pool;
-
-		/** The model name the pool's servers know; defaults to the client-facing name. */
-		private String targetModel;
-
-		/** A LoRA adapter served by the pool. */
-		private String adapter;
+	public static class WeightedTarget extends Target {
 
 		/** This target's share: its weight over the sum of the model's weights. */
 		private int weight = 1;
-
-		public String getPool() {
-			return pool;
-		}
-
-		public void setPool(String pool) {
-			this.pool = pool;
-		}
-
-		public String getTargetModel() {
-			return targetModel;
-		}
-
-		public void setTargetModel(String targetModel) {
-			this.targetModel = targetModel;
-		}
-
-		public String getAdapter() {
-			return adapter;
-		}
-
-		public void setAdapter(String adapter) {
-			this.adapter = adapter;
-		}
 
 		public int getWeight() {
 			return weight;

@@ -26,15 +26,15 @@ public final class ModelFixtures {
 		return model;
 	}
 
-	public static ModelProperties.Model split(StickyBy stickyBy, ModelProperties.Target... targets) {
+	public static ModelProperties.Model split(StickyBy stickyBy, ModelProperties.WeightedTarget... targets) {
 		ModelProperties.Model model = new ModelProperties.Model();
 		model.setTargets(List.of(targets));
 		model.setStickyBy(stickyBy);
 		return model;
 	}
 
-	public static ModelProperties.Target target(String pool, String targetModel, int weight) {
-		ModelProperties.Target target = new ModelProperties.Target();
+	public static ModelProperties.WeightedTarget target(String pool, String targetModel, int weight) {
+		ModelProperties.WeightedTarget target = new ModelProperties.WeightedTarget();
 		target.setPool(pool);
 		target.setTargetModel(targetModel);
 		target.setWeight(weight);

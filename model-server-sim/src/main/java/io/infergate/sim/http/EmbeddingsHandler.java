@@ -44,18 +44,8 @@ public final class EmbeddingsHandler implements HttpHandler {
 
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
-		if (!HttpResponses.isExactly(exchange, "/v1/embeddings")) {
-			HttpResponses.sendNotFound(exchange);
-			return;
-		}
-		if (!"POST".equals(exchange.getRequestMethod())) {
-			HttpResponses.sendMethodNotAllowed(exchange);
-			return;
-		}
-		byte[] body = exchange.getRequestBody().readAllBytes();
-		int failStatus = this.faults.takeGenerationFailure();
-		if (failStatus != 0) {
-			HttpResponses.sendError(exchange, OpenAiError.injected(failStatus));
+		byte[] body = HttpResponses.postBody(exchange, "/v1/embeddings");
+		if (body == null || HttpResponses.answeredByFault(exchange, this.faults)) {
 			return;
 		}
 		try {

@@ -62,18 +62,8 @@ public final class GenerationHandler implements HttpHandler {
 
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
-		if (!HttpResponses.isExactly(exchange, this.path)) {
-			HttpResponses.sendNotFound(exchange);
-			return;
-		}
-		if (!"POST".equals(exchange.getRequestMethod())) {
-			HttpResponses.sendMethodNotAllowed(exchange);
-			return;
-		}
-		byte[] body = exchange.getRequestBody().readAllBytes();
-		int failStatus = this.faults.takeGenerationFailure();
-		if (failStatus != 0) {
-			HttpResponses.sendError(exchange, OpenAiError.injected(failStatus));
+		byte[] body = HttpResponses.postBody(exchange, this.path);
+		if (body == null || HttpResponses.answeredByFault(exchange, this.faults)) {
 			return;
 		}
 		Generation generation;

@@ -43,18 +43,8 @@ public final class ResponsesHandler implements HttpHandler {
 
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
-		if (!HttpResponses.isExactly(exchange, "/v1/responses")) {
-			HttpResponses.sendNotFound(exchange);
-			return;
-		}
-		if (!"POST".equals(exchange.getRequestMethod())) {
-			HttpResponses.sendMethodNotAllowed(exchange);
-			return;
-		}
-		byte[] body = exchange.getRequestBody().readAllBytes();
-		int failStatus = this.faults.takeGenerationFailure();
-		if (failStatus != 0) {
-			HttpResponses.sendError(exchange, OpenAiError.injected(failStatus));
+		byte[] body = HttpResponses.postBody(exchange, "/v1/responses");
+		if (body == null || HttpResponses.answeredByFault(exchange, this.faults)) {
 			return;
 		}
 		String model;

@@ -36,15 +36,10 @@ public final class TokenizerHandler implements HttpHandler {
 
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
-		if (!HttpResponses.isExactly(exchange, this.path)) {
-			HttpResponses.sendNotFound(exchange);
+		byte[] body = HttpResponses.postBody(exchange, this.path);
+		if (body == null) {
 			return;
 		}
-		if (!"POST".equals(exchange.getRequestMethod())) {
-			HttpResponses.sendMethodNotAllowed(exchange);
-			return;
-		}
-		byte[] body = exchange.getRequestBody().readAllBytes();
 		try {
 			JsonNode root = Json.readObject(body);
 			this.models.adapterOf(this.models.name(root));

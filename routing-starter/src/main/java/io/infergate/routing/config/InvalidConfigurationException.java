@@ -5,15 +5,27 @@ import java.util.List;
 
 /**
  * The configuration names something that does not exist, or holds values that cannot work. The message lists every
- * problem found, each with the property at fault.
+ * problem found, each with the property at fault; {@link #action()} says how to fix them.
  */
 public class InvalidConfigurationException extends IllegalStateException {
 
 	private final List<String> problems;
 
+	private final String action;
+
 	public InvalidConfigurationException(List<String> problems) {
-		super(message(problems));
+		this("Invalid configuration", problems, "Fix the properties named above. A name must match a configured "
+				+ "pool, model or scheduling profile; the valid names are listed with each problem.");
+	}
+
+	/**
+	 * @param title what is invalid, the first line of the message
+	 * @param action how to fix the problems
+	 */
+	protected InvalidConfigurationException(String title, List<String> problems, String action) {
+		super(message(title, problems));
 		this.problems = List.copyOf(problems);
+		this.action = action;
 	}
 
 	/** Runs every check and throws with all their problems, if any. */
@@ -29,8 +41,13 @@ public class InvalidConfigurationException extends IllegalStateException {
 		return problems;
 	}
 
-	private static String message(List<String> problems) {
-		StringBuilder message = new StringBuilder("Invalid configuration:");
+	/** How to fix them. */
+	public String action() {
+		return action;
+	}
+
+	private static String message(String title, List<String> problems) {
+		StringBuilder message = new StringBuilder(title).append(':');
 		for (String problem : problems) {
 			message.append(System.lineSeparator()).append(" - ").append(problem);
 		}
