@@ -1,5 +1,6 @@
 package io.infergate.gateway.model;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -23,6 +24,8 @@ public final class ConfiguredModel {
 
 	private List<String> fallbackOrder = List.of();
 
+	private List<String> attemptOrder;
+
 	private final LongAdder fallbacksTaken = new LongAdder();
 
 	/** Exactly one of {@code targets} and {@code lanes} is {@code null}. */
@@ -32,6 +35,7 @@ public final class ConfiguredModel {
 		this.lanes = lanes;
 		this.stickyBy = stickyBy;
 		this.fallbacks = List.copyOf(fallbacks);
+		this.attemptOrder = List.of(name);
 	}
 
 	public String name() {
@@ -77,8 +81,17 @@ public final class ConfiguredModel {
 		return fallbackOrder;
 	}
 
+	/** This model, then {@link #fallbackOrder()}: every model a request for it may try, in order. */
+	public List<String> attemptOrder() {
+		return attemptOrder;
+	}
+
 	void fallbackOrder(List<String> order) {
 		this.fallbackOrder = List.copyOf(order);
+		List<String> attempts = new ArrayList<>(1 + order.size());
+		attempts.add(name);
+		attempts.addAll(order);
+		this.attemptOrder = List.copyOf(attempts);
 	}
 
 	/** Counts a request that this model could not serve and that moved on to a fallback. */

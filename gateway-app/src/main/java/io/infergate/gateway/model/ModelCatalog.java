@@ -1,6 +1,5 @@
 package io.infergate.gateway.model;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,13 +46,7 @@ public class ModelCatalog {
 	 */
 	public List<String> attemptOrder(String model) {
 		ConfiguredModel definition = configured.get(model);
-		if (definition == null || definition.fallbackOrder().isEmpty()) {
-			return List.of(model);
-		}
-		List<String> order = new ArrayList<>(1 + definition.fallbackOrder().size());
-		order.add(model);
-		order.addAll(definition.fallbackOrder());
-		return order;
+		return (definition != null) ? definition.attemptOrder() : List.of(model);
 	}
 
 	/** The configured models, then every other model a single pool serves, by name. */
