@@ -24,7 +24,13 @@ public final class InfergateAttributes {
 	/** The {@link io.infergate.routing.openai.ParsedRequest}: the fields of the body the gateway needs. */
 	public static final String PARSED_REQUEST = PREFIX + "parsedRequest";
 
-	/** The resolved model route (pool, target model, adapter) of the request. */
+	/**
+	 * The models a request may still be served by, in order, and the fallbacks it has taken so far. The resolve step
+	 * and everything after it run once per model tried.
+	 */
+	public static final String MODEL_FALLBACKS = PREFIX + "modelFallbacks";
+
+	/** The resolved model route (pool, target model, adapter) of the request, for the model being tried. */
 	public static final String MODEL_ROUTE = PREFIX + "modelRoute";
 
 	/** The {@link InferenceRequest} the scheduler sees. */
