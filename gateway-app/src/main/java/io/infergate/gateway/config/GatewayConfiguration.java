@@ -9,6 +9,7 @@ import io.infergate.gateway.filter.InferenceRequestFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
 import io.infergate.gateway.filter.UpstreamRetryFilter;
 import io.infergate.gateway.model.ModelCatalog;
+import io.infergate.gateway.model.ModelCatalogDashboardSource;
 import io.infergate.gateway.model.ModelProperties;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
@@ -26,6 +27,11 @@ public class GatewayConfiguration {
 	@Bean
 	ModelCatalog modelCatalog(ModelProperties models, EndpointRegistry registry, ServedModels served) {
 		return new ModelCatalog(models, registry, served);
+	}
+
+	@Bean
+	ModelCatalogDashboardSource modelCatalogDashboardSource(ModelCatalog catalog) {
+		return new ModelCatalogDashboardSource(catalog);
 	}
 
 	@Bean

@@ -38,6 +38,11 @@ public class ModelCatalog {
 		return (route != null) ? route : served.resolve(model);
 	}
 
+	/** Whether {@code model} is configured under {@code infergate.models}, rather than found on a pool's endpoints. */
+	public boolean isConfigured(String model) {
+		return configured.containsKey(model);
+	}
+
 	/** The configured model names, then every other model a single pool serves. */
 	public Map<String, ModelRoute> listModels() {
 		Map<String, ModelRoute> all = new LinkedHashMap<>(configured);
