@@ -60,14 +60,14 @@ public final class AdminCredentials {
 	}
 
 	/**
-	 * Checks {@code properties}; without a password hash, generates a password, hands it to {@code announce} (once)
-	 * and keeps its hash.
+	 * Checks {@code properties}; without a password hash (unset or blank), generates a password, hands it to
+	 * {@code announce} (once) and keeps its hash.
 	 *
 	 * @throws ManagementSecurityException listing every problem
 	 */
 	public static AdminCredentials of(ManagementSecurityProperties properties, Consumer<String> announce) {
 		List<String> problems = new ArrayList<>();
-		String hash = properties.getAdmin().getPasswordHash();
+		String hash = blankAsNull(properties.getAdmin().getPasswordHash());
 		if (hash != null && !BCRYPT.matcher(hash).matches()) {
 			problems.add(ADMIN + ".password-hash: not a bcrypt hash in Spring Security's form {bcrypt}$2a$10$ "
 					+ "followed by 53 characters ($2b$ and $2y$ are accepted too)"
@@ -75,7 +75,7 @@ public final class AdminCredentials {
 					+ "; the value (" + hash.length() + " characters) is not shown");
 		}
 		ManagementSecurityProperties.Prometheus prometheus = properties.getPrometheus();
-		String token = prometheus.getBearerTokenSha256();
+		String token = blankAsNull(prometheus.getBearerTokenSha256());
 		if (prometheus.getAccess() == PrometheusAccess.BEARER && token == null) {
 			problems.add(PROMETHEUS + ".bearer-token-sha256: missing; access 'bearer' needs the hex SHA-256 of the "
 					+ "token Prometheus sends");
@@ -129,6 +129,10 @@ public final class AdminCredentials {
 	public boolean isPrometheusToken(String token) {
 		return bearerTokenSha256 != null && token != null
 				&& MessageDigest.isEqual(sha256(token.getBytes(StandardCharsets.UTF_8)), bearerTokenSha256);
+	}
+
+	private static String blankAsNull(String value) {
+		return (value == null || value.isBlank()) ? null : value;
 	}
 
 	private static String generatePassword() {
