@@ -10,9 +10,14 @@ import OpenAI, { NotFoundError } from 'openai';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const jar = process.env.GATEWAY_JAR ?? path.resolve(here, '../../../../gateway-app/target/gateway-app.jar');
 
+// The management port's admin: `printf %s dashboard-test-password | java -jar gateway-app.jar hash-password`
+const ADMIN_PASSWORD = 'dashboard-test-password';
+const ADMIN_PASSWORD_HASH = '{bcrypt}$2a$10$V8b7UahWrY41mT.9HBsGMeGOtkIA0JF/MueNMoyxKbIKZlBGNhB5y';
+
 let gateway;
 let output = '';
 let client;
+let management;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -48,9 +53,11 @@ async function waitForReadiness(url, timeoutMs) {
 before(async () => {
   const apiPort = await freePort();
   const managementPort = await freePort();
-  gateway = spawn('java', ['-jar', jar, `--server.port=${apiPort}`, `--management.server.port=${managementPort}`], {
+  gateway = spawn('java', ['-jar', jar, `--server.port=${apiPort}`, `--management.server.port=${managementPort}`,
+    `--infergate.management.admin.password-hash=${ADMIN_PASSWORD_HASH}`], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  management = `http://127.0.0.1:${managementPort}`;
   gateway.stdout.on('data', (chunk) => { output += chunk; });
   gateway.stderr.on('data', (chunk) => { output += chunk; });
   await waitForReadiness(`http://127.0.0.1:${managementPort}/actuator/health/readiness`, 120_000);
@@ -136,4 +143,14 @@ test('raises NotFoundError for an unknown model', async () => {
       return true;
     },
   );
+});
+
+test('the management port asks for the admin\'s credentials', async () => {
+  const anonymous = await fetch(`${management}/actuator/inference`);
+  assert.equal(anonymous.status, 401);
+  assert.match(anonymous.headers.get('www-authenticate'), /^Basic realm=/);
+  const authorization = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+  const admin = await fetch(`${management}/actuator/inference`, { headers: { authorization } });
+  assert.equal(admin.status, 200);
+  assert.ok(Array.isArray((await admin.json()).pools));
 });
