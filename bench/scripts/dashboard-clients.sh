@@ -3,10 +3,13 @@
 # gateway in front of PODS zero-latency simulators, in alternating rounds with no dashboard open and with CLIENTS
 # dashboards open (each a curl reading the dashboard's live feed, /admin/api/feed, as a browser's EventSource does).
 # Prints requests/s, p50 and p99 per round, the medians, their ratio and the spread between rounds, and checks that
-# every feed kept receiving snapshots.
-# Environment: CLIENTS (20), PODS (4), ROUNDS (5), CONNECTIONS (64), THREADS (2), DURATION (15s), WARMUP (10s).
+# every feed kept receiving snapshots. Rounds go none-dashboards, then dashboards-none, and so on, so a drift of the
+# machine weighs on both setups alike.
+# Environment: CLIENTS (20), PODS (4), ROUNDS (6), CONNECTIONS (64), THREADS (2), DURATION (15s), WARMUP (60s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+ROUNDS=${ROUNDS:-6}
+WARMUP=${WARMUP:-60s}
 . bench/scripts/lib/gateway-rounds.sh
 
 GATEWAY_JAR=gateway-app/target/gateway-app.jar
@@ -43,11 +46,19 @@ close_dashboards() { # ROUND: stops the clients and checks each one kept receivi
 dashboard_pids=()
 results=$(mktemp)
 echo "round setup requests/s p50 p99 non-2xx"
+with_dashboards() { # ROUND
+	open_dashboards "$1"
+	echo "$1 $(wrk_round "dashboards-$CLIENTS" "$API_PORT")" | tee -a "$results"
+	close_dashboards "$1"
+}
 for round in $(seq 1 "$ROUNDS"); do
-	echo "$round $(wrk_round none "$API_PORT")" | tee -a "$results"
-	open_dashboards "$round"
-	echo "$round $(wrk_round "dashboards-$CLIENTS" "$API_PORT")" | tee -a "$results"
-	close_dashboards "$round"
+	if [ $((round % 2)) -eq 1 ]; then
+		echo "$round $(wrk_round none "$API_PORT")" | tee -a "$results"
+		with_dashboards "$round"
+	else
+		with_dashboards "$round"
+		echo "$round $(wrk_round none "$API_PORT")" | tee -a "$results"
+	fi
 done
 echo "each open dashboard received $(grep -c '^event: snapshot' "$feeds/round-1-client-1") snapshots in round 1"
 summarize "$results" none "dashboards-$CLIENTS"

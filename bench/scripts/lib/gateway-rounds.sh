@@ -3,7 +3,7 @@
 # repository root and set -euo pipefail.
 
 SIM_JAR=${SIM_JAR:-model-server-sim/target/model-server-sim.jar}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-6}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 DURATION=${DURATION:-15s}

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Scheduler;
 
@@ -16,6 +18,8 @@ import reactor.core.scheduler.Scheduler;
  * queueing them.
  */
 public final class SnapshotFeed {
+
+	private static final Log logger = LogFactory.getLog(SnapshotFeed.class);
 
 	/** The SSE event name of a snapshot. */
 	public static final String EVENT = "snapshot";
@@ -30,7 +34,15 @@ public final class SnapshotFeed {
 	public SnapshotFeed(Supplier<String> snapshot, Duration tick, Scheduler scheduler) {
 		this.frames = Flux.interval(Duration.ZERO, tick, scheduler)
 			.onBackpressureDrop()
-			.map((ignored) -> frame(snapshot.get()))
+			.<byte[]>handle((ignored, sink) -> {
+				try {
+					sink.next(frame(snapshot.get()));
+				}
+				catch (RuntimeException ex) {
+					// one failed snapshot (a section's source throwing, say) skips a tick, not the feed
+					logger.warn("Dashboard snapshot failed; skipping this tick", ex);
+				}
+			})
 			.replay(1)
 			.refCount();
 	}

@@ -73,6 +73,23 @@ class SnapshotFeedTest {
 		assertThat(snapshots).hasValue(4);
 	}
 
+	@Test
+	void aSnapshotThatFailsSkipsItsTickOnly() {
+		AtomicInteger calls = new AtomicInteger();
+		SnapshotFeed failingOnce = new SnapshotFeed(() -> {
+			if (calls.incrementAndGet() == 2) {
+				throw new IllegalStateException("a source failed");
+			}
+			return "{\"n\":" + calls.get() + "}";
+		}, TICK, time);
+		List<String> frames = new CopyOnWriteArrayList<>();
+		subscribers.add(failingOnce.frames().subscribe((frame) -> frames.add(new String(frame, StandardCharsets.UTF_8))));
+
+		time.advanceTimeBy(TICK.multipliedBy(2));
+
+		assertThat(frames).containsExactly("event: snapshot\ndata: {\"n\":1}\n\n", "event: snapshot\ndata: {\"n\":3}\n\n");
+	}
+
 	private List<String> subscribe() {
 		List<String> frames = new CopyOnWriteArrayList<>();
 		subscribers.add(feed.frames().subscribe((frame) -> frames.add(new String(frame, StandardCharsets.UTF_8))));
