@@ -1,10 +1,6 @@
 package io.infergate.admin.snapshot;
 
 import java.net.URI;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +16,7 @@ import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.MutableClock;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.SchedulingResult;
@@ -50,7 +47,7 @@ class EndpointHistoryTest {
 	void keepsEachSecondsQueueKvUseAndPicksPerSecond() {
 		first.publish(new EndpointSnapshot(metrics(3, 0.25), clock.millis()));
 		history.sample();
-		clock.advanceSeconds(1);
+		clock.advanceMillis(1000);
 		pick(first, 4);
 		first.publish(new EndpointSnapshot(metrics(5, 0.5), clock.millis()));
 		history.sample();
@@ -75,7 +72,7 @@ class EndpointHistoryTest {
 		pick(first, 7);
 		history.sample();
 		for (int second = 1; second <= 70; second++) {
-			clock.advanceSeconds(1);
+			clock.advanceMillis(1000);
 			if (second == 30) {
 				pick(first, 2);
 			}
@@ -92,9 +89,9 @@ class EndpointHistoryTest {
 	void keepsFiveMinutesAndSpreadsPicksOverASkippedSecond() {
 		for (int second = 0; second < EndpointHistory.SECONDS + 20; second++) {
 			history.sample();
-			clock.advanceSeconds(1);
+			clock.advanceMillis(1000);
 		}
-		clock.advanceSeconds(1); // the sampler missed a second
+		clock.advanceMillis(1000); // the sampler missed a second
 		pick(first, 6);
 		history.sample();
 
@@ -109,7 +106,7 @@ class EndpointHistoryTest {
 	void dropsTheSeriesOfAnEndpointThatLeft() {
 		history.sample();
 		registry.sync("p", List.of(URI.create("http://10.0.0.1:8000")));
-		clock.advanceSeconds(1);
+		clock.advanceMillis(1000);
 		history.sample();
 
 		assertThat(history.newest("p", second.id())).isNull();
@@ -130,44 +127,12 @@ class EndpointHistoryTest {
 		return new EndpointMetrics(waiting, 0, kv, 16, 1000, 0, Set.of(), Set.of());
 	}
 
-	private static EndpointRegistry registry(String... endpoints) {
+	/** A registry with pool {@code p} of these endpoints, synchronized. */
+	static EndpointRegistry registry(String... endpoints) {
 		PoolProperties.Pool pool = new PoolProperties.Pool();
 		pool.setEndpoints(Arrays.stream(endpoints).map(URI::create).toList());
 		EndpointRegistry registry = new EndpointRegistry(Map.of("p", pool));
 		registry.sync("p", pool.getEndpoints());
 		return registry;
-	}
-
-	static final class MutableClock extends Clock {
-
-		private long millis;
-
-		MutableClock(long millis) {
-			this.millis = millis;
-		}
-
-		void advanceSeconds(long seconds) {
-			millis += seconds * 1000;
-		}
-
-		@Override
-		public long millis() {
-			return millis;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(millis);
-		}
-
-		@Override
-		public ZoneOffset getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			throw new UnsupportedOperationException();
-		}
 	}
 }

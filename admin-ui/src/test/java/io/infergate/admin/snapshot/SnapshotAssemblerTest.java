@@ -1,6 +1,5 @@
 package io.infergate.admin.snapshot;
 
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -8,7 +7,6 @@ import java.util.SplittableRandom;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import io.infergate.admin.snapshot.EndpointHistoryTest.MutableClock;
 import io.infergate.admin.source.AdmissionQueueSource.AdmissionQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
 import io.infergate.admin.source.ModelCatalogSource.Target;
@@ -17,8 +15,8 @@ import io.infergate.admin.source.TenantUsageSource.TenantUsage;
 import io.infergate.admin.web.DashboardJson;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointRegistry;
-import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.MutableClock;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
@@ -37,7 +35,7 @@ class SnapshotAssemblerTest {
 
 	private final MutableClock clock = new MutableClock(1_700_000_000_000L);
 
-	private final EndpointRegistry registry = registry();
+	private final EndpointRegistry registry = EndpointHistoryTest.registry("http://10.0.0.1:8000", "http://10.0.0.1:8001");
 
 	private final SchedulingProfiles profiles = profiles();
 
@@ -129,13 +127,5 @@ class SnapshotAssemblerTest {
 		properties.setProfiles(Map.of("default", profile));
 		return new SchedulingProfiles(properties, List.of(), List.of(new LeastRequestScorer()),
 				List.of(new MaxScorePicker()));
-	}
-
-	private static EndpointRegistry registry() {
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setEndpoints(List.of(URI.create("http://10.0.0.1:8000"), URI.create("http://10.0.0.1:8001")));
-		EndpointRegistry registry = new EndpointRegistry(Map.of("p", pool));
-		registry.sync("p", pool.getEndpoints());
-		return registry;
 	}
 }
