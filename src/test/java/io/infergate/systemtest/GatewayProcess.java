@@ -50,23 +50,37 @@ final class GatewayProcess implements AutoCloseable {
 		this.managementPort = managementPort;
 	}
 
+	/**
+	 * Starts the jar on two free ports. A port found free can be taken before the gateway binds it (its demo pods
+	 * pick free ports too), so a start that fails on a port in use is tried again on other ports.
+	 */
 	static GatewayProcess start(String name, String... extraArguments) throws IOException, InterruptedException {
 		Path jar = Path.of(System.getProperty("gateway.jar", "../../gateway-app/target/gateway-app.jar"));
 		if (!Files.isRegularFile(jar)) {
 			throw new IllegalStateException("no gateway jar at " + jar.toAbsolutePath() + "; package gateway-app first");
 		}
-		int apiPort = freePort();
-		int managementPort = freePort();
-		List<String> command = new ArrayList<>(List.of(javaExecutable(), "-jar", jar.toString(),
-				"--server.port=" + apiPort, "--management.server.port=" + managementPort,
-				"--infergate.management.admin.password-hash=" + PASSWORD_HASH));
-		command.addAll(List.of(extraArguments));
 		Path log = Path.of("target", name + "-gateway.log");
 		Files.createDirectories(log.getParent());
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		GatewayProcess gateway = new GatewayProcess(process, log, apiPort, managementPort);
-		gateway.awaitReadiness(Duration.ofSeconds(120));
-		return gateway;
+		for (int attempt = 1;; attempt++) {
+			int apiPort = freePort();
+			int managementPort = freePort();
+			List<String> command = new ArrayList<>(List.of(javaExecutable(), "-jar", jar.toString(),
+					"--server.port=" + apiPort, "--management.server.port=" + managementPort,
+					"--infergate.management.admin.password-hash=" + PASSWORD_HASH));
+			command.addAll(List.of(extraArguments));
+			Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+			GatewayProcess gateway = new GatewayProcess(process, log, apiPort, managementPort);
+			try {
+				gateway.awaitReadiness(Duration.ofSeconds(120));
+				return gateway;
+			}
+			catch (IllegalStateException ex) {
+				gateway.close();
+				if (attempt == 3 || !gateway.output().contains("already in use")) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 	String api(String path) {
