@@ -22,6 +22,14 @@ export function freePort() {
   });
 }
 
+// The management port's admin in every started gateway:
+// `printf %s dashboard-test-password | java -jar gateway-app.jar hash-password`
+export const ADMIN_PASSWORD = 'dashboard-test-password';
+const ADMIN_PASSWORD_HASH = '{bcrypt}$2a$10$V8b7UahWrY41mT.9HBsGMeGOtkIA0JF/MueNMoyxKbIKZlBGNhB5y';
+
+/** The Authorization header of the management port's admin. */
+export const adminAuthorization = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+
 function startJava(jar, args) {
   const child = spawn('java', ['-jar', jar, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const started = { child, output: '' };
@@ -53,14 +61,19 @@ async function waitUntil(started, what, check, timeoutMs) {
   throw new Error(`${what} not ready after ${timeoutMs} ms:\n${started.output}`);
 }
 
-/** Starts the gateway with `args` and waits until its readiness probe is UP. */
+/**
+ * Starts the gateway with `args` and waits until its readiness probe is UP. Its management port's admin has
+ * ADMIN_PASSWORD; `gateway.management(path)` fetches from the management port with the admin's credentials.
+ */
 export async function startGateway(args = []) {
   const apiPort = await freePort();
   const managementPort = await freePort();
-  const gateway = startJava(gatewayJar,
-    [`--server.port=${apiPort}`, `--management.server.port=${managementPort}`, ...args]);
+  const gateway = startJava(gatewayJar, [`--server.port=${apiPort}`, `--management.server.port=${managementPort}`,
+    `--infergate.management.admin.password-hash=${ADMIN_PASSWORD_HASH}`, ...args]);
   gateway.apiUrl = `http://127.0.0.1:${apiPort}`;
   gateway.managementUrl = `http://127.0.0.1:${managementPort}`;
+  gateway.management = (pathAndQuery) => fetch(`${gateway.managementUrl}${pathAndQuery}`,
+    { headers: { authorization: adminAuthorization } });
   await waitUntil(gateway, 'gateway', async () => {
     try {
       return (await fetch(`${gateway.managementUrl}/actuator/health/readiness`)).status === 200;

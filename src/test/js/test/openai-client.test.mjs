@@ -6,9 +6,11 @@ import { startGateway, stop } from '../lib/processes.mjs';
 
 let gateway;
 let client;
+let management;
 
 before(async () => {
   gateway = await startGateway();
+  management = gateway.managementUrl;
   client = new OpenAI({ baseURL: `${gateway.apiUrl}/v1`, apiKey: 'not-checked', maxRetries: 0, timeout: 60_000 });
 });
 
@@ -87,4 +89,13 @@ test('raises NotFoundError for an unknown model', async () => {
       return true;
     },
   );
+});
+
+test('the management port asks for the admin\'s credentials', async () => {
+  const anonymous = await fetch(`${management}/actuator/inference`);
+  assert.equal(anonymous.status, 401);
+  assert.match(anonymous.headers.get('www-authenticate'), /^Basic realm=/);
+  const admin = await gateway.management('/actuator/inference');
+  assert.equal(admin.status, 200);
+  assert.ok(Array.isArray((await admin.json()).pools));
 });

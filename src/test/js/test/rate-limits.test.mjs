@@ -53,7 +53,7 @@ after(async () => {
 });
 
 async function tenant(name) {
-  const report = await (await fetch(`${gateway.managementUrl}/actuator/inference`)).json();
+  const report = await (await gateway.management('/actuator/inference')).json();
   const found = report.tenants.find((t) => t.name === name);
   assert.ok(found, `no tenant ${name} in ${JSON.stringify(report.tenants)}`);
   return found;

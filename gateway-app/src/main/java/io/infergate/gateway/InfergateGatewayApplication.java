@@ -8,9 +8,17 @@ import io.infergate.gateway.command.GatewayCommands;
 
 /**
  * The Infergate gateway: OpenAI API on port 8080, management on 8081. A first argument naming one of the
- * {@link GatewayCommands} (such as {@code hash-api-key}) runs that command instead.
+ * {@link GatewayCommands} (such as {@code hash-api-key} or {@code hash-password}) runs that command instead.
+ * <p>
+ * Spring Boot's reactive security auto-configuration is left out: it would put a security filter chain, a login
+ * form and a generated user in front of the API. The management port's security lives in the management server's
+ * own context ({@link io.infergate.admin.security.ManagementSecurityConfiguration}), so API requests never enter a
+ * security filter.
  */
-@SpringBootApplication
+@SpringBootApplication(excludeName = {
+		"org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration" })
 @ConfigurationPropertiesScan
 public class InfergateGatewayApplication {
 

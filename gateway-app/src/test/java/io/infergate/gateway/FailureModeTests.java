@@ -84,7 +84,7 @@ class FailureModeTests extends SimulatedPodsTest {
 	}
 
 	private String inference() {
-		return Http.get(managementUrl("/actuator/inference")).body();
+		return Http.getAsAdmin(managementUrl("/actuator/inference")).body();
 	}
 
 	@TestConfiguration

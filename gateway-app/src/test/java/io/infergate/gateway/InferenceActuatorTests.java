@@ -57,7 +57,7 @@ class InferenceActuatorTests extends SimulatedPodsTest {
 	}
 
 		private JsonNode inference() {
-		HttpResponse<String> response = Http.get(managementUrl("/actuator/inference"));
+		HttpResponse<String> response = Http.getAsAdmin(managementUrl("/actuator/inference"));
 		assertThat(response.statusCode()).isEqualTo(200);
 		return json.readTree(response.body());
 	}

@@ -124,7 +124,7 @@ class PrefixRoutingTests extends SimulatedPodsTest {
 		served(Http.send(request(body("prefix-aware", system, "Two?", false, 2), null)));
 
 		JsonNode report = JsonMapper.builder().build()
-			.readTree(Http.get(managementUrl("/actuator/inference")).body());
+			.readTree(Http.getAsAdmin(managementUrl("/actuator/inference")).body());
 
 		JsonNode index = report.path("prefixIndex");
 		assertThat(index.path("entries").asLong()).isPositive();

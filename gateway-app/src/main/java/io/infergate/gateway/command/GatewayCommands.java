@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class GatewayCommands {
 
-	static final List<GatewayCommand> BUILT_IN = List.of(new HashApiKeyCommand());
+	static final List<GatewayCommand> BUILT_IN = List.of(new HashApiKeyCommand(), new HashPasswordCommand());
 
 	private final Map<String, GatewayCommand> byName = new LinkedHashMap<>();
 

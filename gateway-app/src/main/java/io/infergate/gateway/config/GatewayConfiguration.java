@@ -14,6 +14,7 @@ import io.infergate.gateway.filter.ServedByFilter;
 import io.infergate.gateway.filter.UpstreamRetryFilter;
 import io.infergate.gateway.model.ConfiguredModels;
 import io.infergate.gateway.model.ModelCatalog;
+import io.infergate.gateway.model.ModelCatalogDashboardSource;
 import io.infergate.gateway.model.ModelProperties;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
@@ -44,6 +45,11 @@ public class GatewayConfiguration {
 	@Bean
 	ModelCatalog modelCatalog(ConfiguredModels models, ServedModels served) {
 		return new ModelCatalog(models, served);
+	}
+
+	@Bean
+	ModelCatalogDashboardSource modelCatalogDashboardSource(ModelCatalog catalog) {
+		return new ModelCatalogDashboardSource(catalog);
 	}
 
 	@Bean

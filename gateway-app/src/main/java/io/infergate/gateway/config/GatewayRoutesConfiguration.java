@@ -4,7 +4,9 @@ import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
+import org.springframework.web.reactive.function.server.RequestPredicate;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -33,11 +35,13 @@ public class GatewayRoutesConfiguration {
 			.build();
 	}
 
+	/** {@code /v1/models}, on the API port only: the management server's context would serve it too. */
 	@Bean
-	RouterFunction<ServerResponse> modelsRoutes(ModelsHandler models) {
+	RouterFunction<ServerResponse> modelsRoutes(ModelsHandler models, Environment environment) {
+		RequestPredicate apiPort = new ManagementPortRequests(environment).negate();
 		return RouterFunctions.route()
-			.GET("/v1/models", models::list)
-			.GET("/v1/models/{model}", models::get)
+			.GET("/v1/models", apiPort, models::list)
+			.GET("/v1/models/{model}", apiPort, models::get)
 			.build();
 	}
 }

@@ -1,5 +1,6 @@
 package io.infergate.gateway.model;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,6 +29,11 @@ public class ModelCatalog {
 	/** The configured model called {@code model}, or {@code null}. */
 	public ConfiguredModel configured(String model) {
 		return configured.get(model);
+	}
+
+	/** The configured models, in configuration order. */
+	public Collection<ConfiguredModel> configuredModels() {
+		return configured.all();
 	}
 
 	/** The route of {@code model} when it is not configured but exactly one pool serves it, else {@code null}. */

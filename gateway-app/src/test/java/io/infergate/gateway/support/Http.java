@@ -6,10 +6,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 
 /** Blocking HTTP calls for black-box tests against a running gateway or simulator. */
 public final class Http {
+
+	/** The management port's admin, as {@code config/application.properties} of the tests configures it. */
+	public static final String ADMIN = "admin";
+
+	/** The password whose hash the tests configure. */
+	public static final String ADMIN_PASSWORD = "dashboard-test-password";
 
 	private static final HttpClient CLIENT = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
@@ -25,6 +33,20 @@ public final class Http {
 
 	public static HttpResponse<String> get(String url) {
 		return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build());
+	}
+
+	/** A GET with the management port's admin credentials. */
+	public static HttpResponse<String> getAsAdmin(String url) {
+		return send(HttpRequest.newBuilder(URI.create(url))
+			.timeout(Duration.ofSeconds(30))
+			.header("Authorization", basic(ADMIN, ADMIN_PASSWORD))
+			.GET()
+			.build());
+	}
+
+	/** An {@code Authorization} header value for HTTP Basic. */
+	public static String basic(String user, String password) {
+		return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
 	}
 
 	public static HttpResponse<String> postJson(String url, String json) {

@@ -150,7 +150,12 @@ public class InferenceEndpoint {
 		for (DecisionRecord.EndpointScores endpoint : record.scores()) {
 			scores.put(endpoint.endpoint(), new InferenceReport.EndpointScores(endpoint.scores(), endpoint.total()));
 		}
+		List<InferenceReport.FilteredOut> filteredOut = new ArrayList<>(record.filteredOut().size());
+		for (DecisionRecord.FilteredOut removed : record.filteredOut()) {
+			filteredOut.add(new InferenceReport.FilteredOut(removed.endpoint(), removed.filter()));
+		}
 		return new InferenceReport.Decision(record.time().toString(), record.pool(), record.model(), record.adapter(),
-				record.profile(), record.chosen(), record.outcome().label(), scores);
+				record.profile(), record.chosen(), record.outcome().label(), scores, record.picker(), record.weights(),
+				filteredOut);
 	}
 }

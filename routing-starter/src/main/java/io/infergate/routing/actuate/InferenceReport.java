@@ -33,13 +33,18 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 
 	/**
 	 * One decision; {@code scores} maps each candidate endpoint to its scorers' raw scores in [0,1] and the weighted
-	 * total.
+	 * total. Beyond the contract's fields: the profile's {@code picker}, each scorer's {@code weights}, and
+	 * {@code filteredOut}, the endpoints a filter removed and which filter removed each.
 	 */
 	public record Decision(String time, String pool, String model, String adapter, String profile, String chosen,
-			String outcome, Map<String, EndpointScores> scores) {
+			String outcome, Map<String, EndpointScores> scores, String picker, Map<String, Double> weights,
+			List<FilteredOut> filteredOut) {
 	}
 
 	public record EndpointScores(Map<String, Double> scorers, double total) {
+	}
+
+	public record FilteredOut(String endpoint, String filter) {
 	}
 
 	/**

@@ -8,7 +8,8 @@ import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
 
 /**
  * Runs one profile over a pool's endpoints: the filters in order, then every scorer, then the picker on the
- * weighted totals, then the dispatch listeners.
+ * weighted totals, then the dispatch listeners. A cycle that records scores also keeps which filter removed which
+ * endpoint; other cycles pay nothing for that.
  * <p>
  * The total of candidate i is Σ(weight·score) / Σweight. Dividing by the sum of the weights changes no pick
  * (every total is scaled by the same positive constant, so the argmax, the order for power-of-two and the
@@ -21,17 +22,24 @@ public final class Scheduler {
 
 	public SchedulingResult schedule(SchedulingProfile profile, SchedulingCycle cycle, List<Endpoint> endpoints) {
 		long start = System.nanoTime();
+		boolean recording = cycle.recordScores();
+		List<FilterRemoval> removals = null;
 		List<Endpoint> candidates = endpoints;
 		for (EndpointFilter filter : profile.filters()) {
-			candidates = filter.filter(cycle, candidates);
+			List<Endpoint> passed = filter.filter(cycle, candidates);
+			if (recording) {
+				removals = FilterRemoval.collect(removals, filter, candidates, passed);
+			}
+			candidates = passed;
 			if (candidates.isEmpty()) {
-				return new SchedulingResult(profile, candidates, new double[0], null, null,
-						System.nanoTime() - start);
+				break;
 			}
 		}
+		List<FilterRemoval> filteredOut = recording ? (removals != null ? removals : List.of()) : null;
 		int n = candidates.size();
 		if (n == 0) {
-			return new SchedulingResult(profile, candidates, new double[0], null, null, System.nanoTime() - start);
+			return new SchedulingResult(profile, candidates, new double[0], null, filteredOut, null,
+					System.nanoTime() - start);
 		}
 		List<WeightedScorer> scorers = profile.scorers();
 		double[] totals = new double[n];
@@ -64,7 +72,7 @@ public final class Scheduler {
 		for (DispatchListener listener : profile.dispatchListeners()) {
 			listener.onDispatch(cycle, chosen);
 		}
-		return new SchedulingResult(profile, candidates, totals, raw, chosen, System.nanoTime() - start);
+		return new SchedulingResult(profile, candidates, totals, raw, filteredOut, chosen, System.nanoTime() - start);
 	}
 
 	private static double clamp(double score) {

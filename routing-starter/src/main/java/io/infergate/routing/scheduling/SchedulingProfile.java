@@ -3,7 +3,9 @@ package io.infergate.routing.scheduling;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -22,6 +24,8 @@ public final class SchedulingProfile {
 
 	private final double weightSum;
 
+	private final Map<String, Double> weights;
+
 	private final List<DispatchListener> dispatchListeners;
 
 	public SchedulingProfile(String name, List<EndpointFilter> filters, List<WeightedScorer> scorers,
@@ -31,10 +35,13 @@ public final class SchedulingProfile {
 		this.scorers = List.copyOf(scorers);
 		this.picker = Objects.requireNonNull(picker, () -> "profile '" + name + "' has no picker");
 		double sum = 0;
+		Map<String, Double> byName = new LinkedHashMap<>();
 		for (WeightedScorer scorer : this.scorers) {
 			sum += scorer.weight();
+			byName.put(scorer.scorer().name(), scorer.weight());
 		}
 		this.weightSum = sum;
+		this.weights = Collections.unmodifiableMap(byName);
 		this.dispatchListeners = collectListeners(this.filters, this.scorers, picker);
 	}
 
@@ -72,6 +79,11 @@ public final class SchedulingProfile {
 	/** Σ weights; totals are divided by it so they stay in [0,1]. */
 	public double weightSum() {
 		return weightSum;
+	}
+
+	/** Each scorer's weight by scorer name, in the profile's order. */
+	public Map<String, Double> weights() {
+		return weights;
 	}
 
 	public List<DispatchListener> dispatchListeners() {

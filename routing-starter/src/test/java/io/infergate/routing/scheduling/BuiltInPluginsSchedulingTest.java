@@ -54,6 +54,7 @@ class BuiltInPluginsSchedulingTest {
 		assertThat(result.totals()).containsExactly(new double[] { 0.6, 0.875, 0.5 }, within(1e-12));
 		assertThat(result.chosen()).isSameAs(shortQueueEmptyCache);
 		assertThat(result.rawScores()).isNull();
+		assertThat(result.filteredOut()).isNull();
 	}
 
 	@Test
@@ -62,6 +63,14 @@ class BuiltInPluginsSchedulingTest {
 
 		assertThat(result.rawScores()[0]).containsExactly(new double[] { 1.0, 0.75, 0.0 }, within(1e-12));
 		assertThat(result.rawScores()[1]).containsExactly(new double[] { 0.2, 1.0, 1.0 }, within(1e-12));
+	}
+
+	@Test
+	void namesTheFilterThatRemovedEachEndpointWhenAsked() {
+		SchedulingResult result = schedule(true);
+
+		assertThat(result.filteredOut()).containsExactly(new FilterRemoval(stale, "ready"),
+				new FilterRemoval(saturatedQueue, "saturation"));
 	}
 
 	private SchedulingResult schedule(boolean recordScores) {

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.FilterRemoval;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.SchedulingResult;
@@ -16,23 +17,31 @@ import io.infergate.routing.scheduling.SchedulingResult;
 /**
  * One scheduling decision as the dashboard and {@code /actuator/inference} show it.
  *
+ * @param sequence the recorder's number for the record: records kept later have higher numbers
  * @param time the decision's time ({@link SchedulingCycle#nowMillis()})
  * @param pool the request's pool
  * @param model the model the client asked for
  * @param adapter the LoRA adapter, or {@code null}
  * @param profile the profile's name, or {@code null} when scheduling failed before one was resolved
+ * @param picker the profile's picker, or {@code null} without a profile
+ * @param weights each scorer's weight in the profile, by scorer name in the profile's order; empty without one
  * @param chosen the chosen endpoint's {@code host:port}, or {@code null}
  * @param outcome how the decision ended
  * @param candidateCount endpoints left after the filters
  * @param durationNanos time spent scheduling
  * @param scores per candidate after the filters, in order: each scorer's raw score and the weighted total; empty
  * when the filters left none or the scores were not kept
+ * @param filteredOut the endpoints the filters removed and which filter removed each, in the order the filters
+ * ran; empty when none was removed or the decision was not recorded while it was made
  */
-public record DecisionRecord(Instant time, String pool, String model, String adapter, String profile, String chosen,
-		DecisionOutcome outcome, int candidateCount, long durationNanos, List<EndpointScores> scores) {
+public record DecisionRecord(long sequence, Instant time, String pool, String model, String adapter, String profile,
+		String picker, Map<String, Double> weights, String chosen, DecisionOutcome outcome, int candidateCount,
+		long durationNanos, List<EndpointScores> scores, List<FilteredOut> filteredOut) {
 
 	public DecisionRecord {
+		weights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
 		scores = List.copyOf(scores);
+		filteredOut = List.copyOf(filteredOut);
 	}
 
 	/**
@@ -49,22 +58,34 @@ public record DecisionRecord(Instant time, String pool, String model, String ada
 		}
 	}
 
+	/**
+	 * An endpoint a filter removed.
+	 *
+	 * @param endpoint {@code host:port}
+	 * @param filter the filter's name
+	 */
+	public record FilteredOut(String endpoint, String filter) {
+	}
+
 	/** The record of {@code result}, with {@code chosen} as the endpoint the request went to. */
-	static DecisionRecord of(SchedulingCycle cycle, SchedulingResult result, DecisionOutcome outcome,
+	static DecisionRecord of(long sequence, SchedulingCycle cycle, SchedulingResult result, DecisionOutcome outcome,
 			Endpoint chosen) {
 		InferenceRequest request = cycle.request();
-		return new DecisionRecord(Instant.ofEpochMilli(cycle.nowMillis()), request.pool(),
-				request.requestedModel(), request.adapter(), result.profile().name(),
-				chosen == null ? null : chosen.id().toString(), outcome, result.candidates().size(),
-				result.durationNanos(), scores(result));
+		SchedulingProfile profile = result.profile();
+		return new DecisionRecord(sequence, Instant.ofEpochMilli(cycle.nowMillis()), request.pool(),
+				request.requestedModel(), request.adapter(), profile.name(), profile.picker().name(),
+				profile.weights(), chosen == null ? null : chosen.id().toString(), outcome, result.candidates().size(),
+				result.durationNanos(), scores(result), filteredOut(result));
 	}
 
 	/** The record of a decision that threw. */
-	static DecisionRecord ofError(SchedulingCycle cycle, SchedulingProfile profile, long durationNanos) {
+	static DecisionRecord ofError(long sequence, SchedulingCycle cycle, SchedulingProfile profile,
+			long durationNanos) {
 		InferenceRequest request = cycle.request();
-		return new DecisionRecord(Instant.ofEpochMilli(cycle.nowMillis()), request.pool(),
-				request.requestedModel(), request.adapter(), profile == null ? null : profile.name(), null,
-				DecisionOutcome.ERROR, 0, durationNanos, List.of());
+		return new DecisionRecord(sequence, Instant.ofEpochMilli(cycle.nowMillis()), request.pool(),
+				request.requestedModel(), request.adapter(), profile == null ? null : profile.name(),
+				profile == null ? null : profile.picker().name(), profile == null ? Map.of() : profile.weights(),
+				null, DecisionOutcome.ERROR, 0, durationNanos, List.of(), List.of());
 	}
 
 	private static List<EndpointScores> scores(SchedulingResult result) {
@@ -83,5 +104,17 @@ public record DecisionRecord(Instant time, String pool, String model, String ada
 			scores.add(new EndpointScores(candidates.get(i).id().toString(), byScorer, result.totals()[i]));
 		}
 		return scores;
+	}
+
+	private static List<FilteredOut> filteredOut(SchedulingResult result) {
+		List<FilterRemoval> removals = result.filteredOut();
+		if (removals == null || removals.isEmpty()) {
+			return List.of();
+		}
+		List<FilteredOut> filteredOut = new ArrayList<>(removals.size());
+		for (FilterRemoval removal : removals) {
+			filteredOut.add(new FilteredOut(removal.endpoint().id().toString(), removal.filter()));
+		}
+		return filteredOut;
 	}
 }

@@ -7,8 +7,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongFunction;
 
-import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -30,10 +32,12 @@ import io.infergate.routing.scheduling.SchedulingResult;
  * not pick normally (no candidates, failed open, error) is also kept when its cycle was not sampled, if the
  * second's budget allows.</li>
  * <li><b>Buffer:</b> the last {@code capacity} records (default 100), overwritten oldest first; {@link #recent()}
- * returns them newest first.</li>
+ * returns them newest first. Each record carries a sequence number, one more than the record kept before it, so a
+ * reader can ask only for what is new ({@link #recentSince(long)}).</li>
  * <li><b>Meters</b>, for every decision whether kept or not: timer {@value #DURATION_METER} (tags {@code pool},
  * {@code profile}) and counter {@value #PICKS_METER} (tags {@code pool}, {@code endpoint}), looked up without
- * allocating once created.</li>
+ * allocating once created. The pick counts are also readable here ({@link #picks}), whatever meter registry is
+ * present.</li>
  * </ul>
  * Thread-safe.
  */
@@ -62,9 +66,12 @@ public final class DecisionRecorder {
 
 	private int ringSize;
 
+	/** Records kept so far; the sequence number of the newest. */
+	private long kept;
+
 	private final ConcurrentMap<String, ConcurrentMap<String, Timer>> durations = new ConcurrentHashMap<>();
 
-	private final ConcurrentMap<String, ConcurrentMap<EndpointId, Counter>> picks = new ConcurrentHashMap<>();
+	private final ConcurrentMap<String, ConcurrentMap<EndpointId, LongAdder>> picks = new ConcurrentHashMap<>();
 
 	public DecisionRecorder(DecisionRecorderProperties properties, Clock clock, MeterRegistry registry) {
 		this.ring = new DecisionRecord[properties.capacity()];
@@ -118,7 +125,7 @@ public final class DecisionRecorder {
 		String pool = poolOf(cycle);
 		duration(pool, profile == null ? NO_PROFILE : profile.name()).record(durationNanos, TimeUnit.NANOSECONDS);
 		if (cycle.recordScores() || shouldRecord()) {
-			add(DecisionRecord.ofError(cycle, profile, durationNanos));
+			add((sequence) -> DecisionRecord.ofError(sequence, cycle, profile, durationNanos));
 		}
 	}
 
@@ -133,6 +140,28 @@ public final class DecisionRecorder {
 		}
 	}
 
+	/** The kept records numbered above {@code sequence}, newest first. */
+	public List<DecisionRecord> recentSince(long sequence) {
+		synchronized (ring) {
+			List<DecisionRecord> recent = new ArrayList<>((int) Math.min(ringSize, Math.max(0, kept - sequence)));
+			for (int i = 1; i <= ringSize; i++) {
+				DecisionRecord record = ring[Math.floorMod(ringNext - i, ring.length)];
+				if (record.sequence() <= sequence) {
+					break;
+				}
+				recent.add(record);
+			}
+			return recent;
+		}
+	}
+
+	/** Requests sent to {@code endpoint} of {@code pool} since startup, as counted by {@value #PICKS_METER}. */
+	public long picks(String pool, EndpointId endpoint) {
+		ConcurrentMap<EndpointId, LongAdder> byEndpoint = picks.get(pool);
+		LongAdder count = (byEndpoint != null) ? byEndpoint.get(endpoint) : null;
+		return (count != null) ? count.sum() : 0;
+	}
+
 	/** How many records are kept at most. */
 	public int capacity() {
 		return ring.length;
@@ -142,19 +171,21 @@ public final class DecisionRecorder {
 		String pool = poolOf(cycle);
 		duration(pool, result.profile().name()).record(result.durationNanos(), TimeUnit.NANOSECONDS);
 		if (chosen != null) {
-			pickCounter(pool, chosen.id()).increment();
+			pickCount(pool, chosen.id()).increment();
 		}
 		if (cycle.recordScores() || (outcome != DecisionOutcome.PICKED && shouldRecord())) {
-			add(DecisionRecord.of(cycle, result, outcome, chosen));
+			add((sequence) -> DecisionRecord.of(sequence, cycle, result, outcome, chosen));
 		}
 	}
 
-	private void add(DecisionRecord record) {
+	/** Builds the record with the next sequence number and keeps it, under one lock so numbers follow ring order. */
+	private void add(LongFunction<DecisionRecord> record) {
 		if (ring.length == 0) {
 			return;
 		}
 		synchronized (ring) {
-			ring[ringNext] = record;
+			kept++;
+			ring[ringNext] = record.apply(kept);
 			ringNext = (ringNext + 1) % ring.length;
 			ringSize = Math.min(ringSize + 1, ring.length);
 		}
@@ -181,19 +212,23 @@ public final class DecisionRecorder {
 		return timer;
 	}
 
-	private Counter pickCounter(String pool, EndpointId endpoint) {
-		ConcurrentMap<EndpointId, Counter> byEndpoint = picks.get(pool);
+	private LongAdder pickCount(String pool, EndpointId endpoint) {
+		ConcurrentMap<EndpointId, LongAdder> byEndpoint = picks.get(pool);
 		if (byEndpoint == null) {
 			byEndpoint = picks.computeIfAbsent(pool, (key) -> new ConcurrentHashMap<>());
 		}
-		Counter counter = byEndpoint.get(endpoint);
-		if (counter == null) {
-			counter = byEndpoint.computeIfAbsent(endpoint, (key) -> Counter.builder(PICKS_METER)
-				.description("Requests the scheduler sent to each endpoint")
-				.tag("pool", pool)
-				.tag("endpoint", key.toString())
-				.register(registry));
+		LongAdder count = byEndpoint.get(endpoint);
+		if (count == null) {
+			count = byEndpoint.computeIfAbsent(endpoint, (key) -> {
+				LongAdder adder = new LongAdder();
+				FunctionCounter.builder(PICKS_METER, adder, LongAdder::sum)
+					.description("Requests the scheduler sent to each endpoint")
+					.tag("pool", pool)
+					.tag("endpoint", key.toString())
+					.register(registry);
+				return adder;
+			});
 		}
-		return counter;
+		return count;
 	}
 }

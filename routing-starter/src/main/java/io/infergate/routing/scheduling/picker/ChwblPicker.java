@@ -66,6 +66,11 @@ public final class ChwblPicker implements EndpointPicker {
 	}
 
 	@Override
+	public boolean readsTotals() {
+		return false;
+	}
+
+	@Override
 	public int pick(SchedulingCycle cycle, List<Endpoint> candidates, double[] totals) {
 		int n = candidates.size();
 		if (n == 1) {

@@ -49,4 +49,24 @@ public final class MaxScorePicker implements EndpointPicker {
 		}
 		return best;
 	}
+
+	/** 1/k for each of the k candidates tied at the highest total, 0 for the others. */
+	@Override
+	public double[] pickProbabilities(double[] totals) {
+		double max = Double.NEGATIVE_INFINITY;
+		for (double total : totals) {
+			max = Math.max(max, total);
+		}
+		int ties = 0;
+		for (double total : totals) {
+			if (total == max) {
+				ties++;
+			}
+		}
+		double[] probabilities = new double[totals.length];
+		for (int i = 0; i < totals.length; i++) {
+			probabilities[i] = (totals[i] == max) ? 1.0 / ties : 0;
+		}
+		return probabilities;
+	}
 }

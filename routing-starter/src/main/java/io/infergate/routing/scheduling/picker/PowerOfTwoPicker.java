@@ -39,4 +39,30 @@ public final class PowerOfTwoPicker implements EndpointPicker {
 		}
 		return totals[second] > totals[first] ? second : first;
 	}
+
+	/**
+	 * Over the n(n−1) equally likely ordered draws (first, second): candidate i wins a draw (i, j) when
+	 * {@code totals[j] <= totals[i]} and a draw (j, i) when {@code totals[i] > totals[j]}. One candidate: 1.
+	 */
+	@Override
+	public double[] pickProbabilities(double[] totals) {
+		int n = totals.length;
+		double[] probabilities = new double[n];
+		if (n == 1) {
+			probabilities[0] = 1;
+			return probabilities;
+		}
+		double draw = 1.0 / ((double) n * (n - 1));
+		for (int i = 0; i < n; i++) {
+			int wins = 0;
+			for (int j = 0; j < n; j++) {
+				if (j != i) {
+					wins += (totals[j] <= totals[i]) ? 1 : 0;
+					wins += (totals[i] > totals[j]) ? 1 : 0;
+				}
+			}
+			probabilities[i] = wins * draw;
+		}
+		return probabilities;
+	}
 }

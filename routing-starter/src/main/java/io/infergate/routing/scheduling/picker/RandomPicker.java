@@ -23,6 +23,11 @@ public final class RandomPicker implements EndpointPicker {
 	}
 
 	@Override
+	public boolean readsTotals() {
+		return false;
+	}
+
+	@Override
 	public int pick(SchedulingCycle cycle, List<Endpoint> candidates, double[] totals) {
 		return cycle.random().nextInt(candidates.size());
 	}

@@ -30,6 +30,11 @@ public final class RoundRobinPicker implements EndpointPicker {
 	}
 
 	@Override
+	public boolean readsTotals() {
+		return false;
+	}
+
+	@Override
 	public int pick(SchedulingCycle cycle, List<Endpoint> candidates, double[] totals) {
 		String pool = cycle.request().pool();
 		String key = pool == null ? "" : pool;

@@ -47,4 +47,21 @@ public final class WeightedRandomPicker implements EndpointPicker {
 		}
 		return best >= 0 ? best : random.nextInt(n);
 	}
+
+	/** totals[i] / Σ totals over the positive totals; uniform when none is positive. */
+	@Override
+	public double[] pickProbabilities(double[] totals) {
+		int n = totals.length;
+		double sum = 0;
+		for (double total : totals) {
+			if (total > 0) {
+				sum += total;
+			}
+		}
+		double[] probabilities = new double[n];
+		for (int i = 0; i < n; i++) {
+			probabilities[i] = (sum > 0) ? Math.max(0, totals[i]) / sum : 1.0 / n;
+		}
+		return probabilities;
+	}
 }

@@ -1,9 +1,6 @@
 package io.infergate.routing.scheduling.decision;
 
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -11,6 +8,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.scheduling.Fixtures;
+import io.infergate.routing.scheduling.MutableClock;
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingCycle;
@@ -109,7 +108,7 @@ class DecisionRecorderTest {
 		assertThat(registry.get(DecisionRecorder.DURATION_METER).tag("pool", POOL).tag("profile", "default").timer()
 			.count()).isEqualTo(3);
 		assertThat(registry.get(DecisionRecorder.PICKS_METER).tag("pool", POOL).tag("endpoint", "10.0.0.1:1")
-			.counter()
+			.functionCounter()
 			.count()).isEqualTo(3);
 	}
 
@@ -140,8 +139,48 @@ class DecisionRecorderTest {
 			.containsExactly(DecisionOutcome.ERROR, DecisionOutcome.FAILED_OPEN, DecisionOutcome.NO_CANDIDATES);
 		assertThat(recorder.recent().get(1).chosen()).isEqualTo("10.0.0.1:2");
 		assertThat(recorder.recent().get(2).candidateCount()).isZero();
-		assertThat(registry.get(DecisionRecorder.PICKS_METER).tag("endpoint", "10.0.0.1:2").counter().count())
+		assertThat(registry.get(DecisionRecorder.PICKS_METER).tag("endpoint", "10.0.0.1:2").functionCounter().count())
 			.isEqualTo(1);
+	}
+
+	@Test
+	void keepsEachScorersWeightThePickerAndWhatEachFilterRemoved() {
+		DecisionRecorder recorder = recorder(10, 100);
+		Endpoint stale = endpoint(3, Fixtures.metrics(0, 0, 0.0), 1_000);
+		SchedulingCycle cycle = cycle(recorder.shouldRecord());
+		recorder.record(cycle, scheduler.schedule(profile, cycle, List.of(idle, stale, busy)));
+
+		DecisionRecord record = recorder.recent().get(0);
+		assertThat(record.picker()).isEqualTo("max-score");
+		assertThat(record.weights()).containsExactly(entry("queue", 2.0), entry("kv-cache", 2.0));
+		assertThat(record.filteredOut()).containsExactly(new DecisionRecord.FilteredOut("10.0.0.1:3", "ready"));
+		assertThat(record.scores()).extracting(DecisionRecord.EndpointScores::endpoint)
+			.containsExactly("10.0.0.1:1", "10.0.0.1:2");
+	}
+
+	@Test
+	void numbersRecordsSoAReaderCanAskForTheNewOnes() {
+		DecisionRecorder recorder = recorder(10, 100);
+		decide(recorder);
+		decide(recorder);
+		long seen = recorder.recent().get(0).sequence();
+		decide(recorder);
+		decide(recorder);
+
+		assertThat(recorder.recent()).extracting(DecisionRecord::sequence).containsExactly(4L, 3L, 2L, 1L);
+		assertThat(recorder.recentSince(seen)).extracting(DecisionRecord::sequence).containsExactly(4L, 3L);
+		assertThat(recorder.recentSince(4)).isEmpty();
+	}
+
+	@Test
+	void countsPicksPerEndpointWhetherRecordedOrNot() {
+		DecisionRecorder recorder = recorder(10, 1);
+		decide(recorder);
+		decide(recorder);
+
+		assertThat(recorder.picks(POOL, idle.id())).isEqualTo(2);
+		assertThat(recorder.picks(POOL, busy.id())).isZero();
+		assertThat(recorder.picks("other", idle.id())).isZero();
 	}
 
 	@Test
@@ -164,39 +203,5 @@ class DecisionRecorderTest {
 
 	private DecisionRecorder recorder(int capacity, int maxPerSecond) {
 		return new DecisionRecorder(new DecisionRecorderProperties(capacity, maxPerSecond), clock, registry);
-	}
-
-	/** A clock the test moves by hand. */
-	static final class MutableClock extends Clock {
-
-		private long millis;
-
-		MutableClock(long millis) {
-			this.millis = millis;
-		}
-
-		void advanceMillis(long delta) {
-			millis += delta;
-		}
-
-		@Override
-		public long millis() {
-			return millis;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(millis);
-		}
-
-		@Override
-		public ZoneOffset getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			throw new UnsupportedOperationException();
-		}
 	}
 }

@@ -182,4 +182,10 @@ class ChwblPickerTest {
 		return new InferenceRequest("demo-llama", POOL, "meta-llama/Llama-3.1-8B-Instruct", adapter, prompt,
 				InferenceRequest.estimateTokens(prompt.length()), 64, false, null, 0);
 	}
+
+	@Test
+	void doesNotReadTheTotals() {
+		assertThat(picker.readsTotals()).isFalse();
+		assertThat(picker.pickProbabilities(new double[] { 0.1, 0.9 })).isNull();
+	}
 }

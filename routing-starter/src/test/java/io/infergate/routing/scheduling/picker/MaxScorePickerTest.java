@@ -10,6 +10,7 @@ import io.infergate.routing.scheduling.SchedulingCycle;
 import static io.infergate.routing.scheduling.Fixtures.cycle;
 import static io.infergate.routing.scheduling.picker.PickerFixtures.endpoints;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class MaxScorePickerTest {
 
@@ -50,5 +51,13 @@ class MaxScorePickerTest {
 		}
 
 		assertThat(picked).containsExactlyInAnyOrder(0, 1, 2);
+	}
+
+	@Test
+	void givesEachTiedBestCandidateAnEqualChanceAndTheOthersNone() {
+		assertThat(picker.pickProbabilities(new double[] { 0.7, 0.1, 0.7, 0.3 }))
+			.containsExactly(new double[] { 0.5, 0, 0.5, 0 }, within(1e-12));
+		assertThat(picker.pickProbabilities(new double[] { 0.2, 0.9 })).containsExactly(0, 1);
+		assertThat(picker.readsTotals()).isTrue();
 	}
 }

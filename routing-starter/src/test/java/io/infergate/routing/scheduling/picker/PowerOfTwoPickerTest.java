@@ -47,4 +47,15 @@ class PowerOfTwoPickerTest {
 	void withOneCandidatePicksIt() {
 		assertThat(picker.pick(cycle(), endpoints(1), new double[] { 0.0 })).isZero();
 	}
+
+	@Test
+	void givesEachCandidateTheShareOfOrderedDrawsItWins() {
+		// 3 candidates, 6 ordered draws of 1/6. Best (0.9) wins all 4 draws it is in: 4/6; middle (0.5) wins
+		// both draws against the worst: 2/6; worst: 0. A tie (0.5, 0.5) goes to the first drawn: 1/2 each.
+		assertThat(picker.pickProbabilities(new double[] { 0.5, 0.9, 0.1 }))
+			.containsExactly(new double[] { 2 / 6.0, 4 / 6.0, 0 }, within(1e-12));
+		assertThat(picker.pickProbabilities(new double[] { 0.5, 0.5 }))
+			.containsExactly(new double[] { 0.5, 0.5 }, within(1e-12));
+		assertThat(picker.pickProbabilities(new double[] { 0.3 })).containsExactly(1.0);
+	}
 }

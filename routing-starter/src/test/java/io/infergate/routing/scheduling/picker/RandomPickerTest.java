@@ -40,4 +40,10 @@ class RandomPickerTest {
 				.isEqualTo(picker.pick(second, endpoints(8), new double[8]));
 		}
 	}
+
+	@Test
+	void doesNotReadTheTotals() {
+		assertThat(picker.readsTotals()).isFalse();
+		assertThat(picker.pickProbabilities(new double[] { 0.1, 0.9 })).isNull();
+	}
 }

@@ -72,4 +72,10 @@ class RoundRobinPickerTest {
 		assertThat(counts.get(1)).isEqualTo(4_000);
 		assertThat(counts.get(2)).isEqualTo(4_000);
 	}
+
+	@Test
+	void doesNotReadTheTotals() {
+		assertThat(picker.readsTotals()).isFalse();
+		assertThat(picker.pickProbabilities(new double[] { 0.1, 0.9 })).isNull();
+	}
 }

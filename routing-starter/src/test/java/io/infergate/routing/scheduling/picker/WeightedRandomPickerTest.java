@@ -58,4 +58,13 @@ class WeightedRandomPickerTest {
 		}
 		return frequencies;
 	}
+
+	@Test
+	void givesEachCandidateItsShareOfThePositiveTotals() {
+		// 0.6 / (0.6 + 0.2 + 0.2), zero never picked while another is positive; all zero: uniform
+		assertThat(picker.pickProbabilities(new double[] { 0.6, 0.2, 0.2, 0.0 }))
+			.containsExactly(new double[] { 0.6, 0.2, 0.2, 0.0 }, within(1e-12));
+		assertThat(picker.pickProbabilities(new double[] { 0, 0, 0, 0 }))
+			.containsExactly(new double[] { 0.25, 0.25, 0.25, 0.25 }, within(1e-12));
+	}
 }

@@ -1,0 +1,34 @@
+package io.infergate.admin.autoconfigure;
+
+import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import io.infergate.admin.snapshot.EndpointHistory;
+import io.infergate.admin.snapshot.SnapshotAssembler;
+import io.infergate.admin.snapshot.SnapshotFeed;
+import io.infergate.admin.web.DashboardHandlers;
+import io.infergate.admin.web.DashboardJson;
+import io.infergate.admin.web.DashboardRoutes;
+import io.infergate.admin.whatif.WhatIf;
+import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
+
+/**
+ * The dashboard's routes, {@code /admin}, in the management server's context: served on the management port
+ * only (or, when management shares the API's port, on that port).
+ */
+@ManagementContextConfiguration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+public class DashboardManagementContextConfiguration {
+
+	@Bean
+	RouterFunction<ServerResponse> infergateDashboardRoutes(SnapshotFeed feed, SnapshotAssembler snapshots,
+			EndpointHistory history, WhatIf whatIf, SchedulingProfiles profiles, EndpointRegistry registry,
+			DashboardProperties properties, DashboardJson json) {
+		return DashboardRoutes.of(new DashboardHandlers(feed, snapshots, history, whatIf, profiles, registry,
+				properties.getTickInterval(), json));
+	}
+}

@@ -1,0 +1,20 @@
+package io.infergate.admin.web;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The dashboard's JSON: compact, fields that are {@code null} left out (a section without a source is absent). */
+public final class DashboardJson {
+
+	private final JsonMapper mapper = JsonMapper.builder()
+		.changeDefaultPropertyInclusion((inclusion) -> inclusion.withValueInclusion(JsonInclude.Include.NON_NULL))
+		.build();
+
+	public String write(Object value) {
+		return mapper.writeValueAsString(value);
+	}
+
+	public byte[] writeBytes(Object value) {
+		return mapper.writeValueAsBytes(value);
+	}
+}

@@ -1,0 +1,572 @@
+// Infergate dashboard. Plain JavaScript, no build step: everything the page needs comes from the gateway's jar.
+// Paths are relative to the page's <base>, which the gateway sets to its own /admin/.
+'use strict';
+
+(() => {
+  const DECISIONS_KEPT = 200;
+  const state = {
+    config: null,
+    snapshot: null,
+    decisions: new Map(), // sequence -> decision
+    selectedDecision: null,
+    history: new Map(), // "pool/endpoint" -> {seconds: [], waitingRequests: [], kvCacheUsage: [], picksPerSecond: []}
+    historySeconds: 300,
+    cards: new Map(), // "pool/endpoint" -> card elements
+    whatIfTimer: null,
+  };
+
+  // ---- helpers -------------------------------------------------------------------------------------------------
+
+  const $ = (selector, root = document) => root.querySelector(selector);
+
+  function el(tag, attributes = {}, ...children) {
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name === 'class') element.className = value;
+      else if (name === 'text') element.textContent = value;
+      else if (name.startsWith('data-')) element.setAttribute(name, value);
+      else element[name] = value;
+    }
+    for (const child of children) {
+      if (child !== null && child !== undefined) element.append(child);
+    }
+    return element;
+  }
+
+  async function getJson(path) {
+    const response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    const body = await response.json();
+    if (!response.ok) {
+      throw new Error(body && body.error ? body.error.message : `${path}: HTTP ${response.status}`);
+    }
+    return body;
+  }
+
+  const percent = (fraction) => `${(fraction * 100).toFixed(fraction === 0 ? 0 : fraction < 0.01 ? 2 : fraction < 0.1 ? 1 : 0)}%`;
+  const score = (value) => (value === null || value === undefined ? '–' : value.toFixed(3));
+  const shortTime = (iso) => iso.substring(11, 23);
+  const fixed = (value, digits) => (Number.isInteger(value) ? String(value) : value.toFixed(digits));
+
+  // ---- views ---------------------------------------------------------------------------------------------------
+
+  function showView() {
+    const name = (location.hash || '#pool').substring(1);
+    const known = ['pool', 'decisions', 'what-if', 'config'].includes(name) ? name : 'pool';
+    for (const view of document.querySelectorAll('.view')) {
+      view.hidden = view.id !== `view-${known}`;
+    }
+    for (const tab of document.querySelectorAll('#tabs a')) {
+      tab.classList.toggle('active', tab.dataset.view === known);
+    }
+    if (known === 'what-if') scheduleWhatIf(0);
+  }
+
+  // ---- pool view -----------------------------------------------------------------------------------------------
+
+  function figure(label, field) {
+    return el('div', { class: 'figure' }, el('span', { class: 'label', text: label }),
+      el('span', { class: 'value', 'data-field': field, text: '–' }));
+  }
+
+  function chart(label, field) {
+    const canvas = el('canvas', { 'data-chart': field, width: 120, height: 34 });
+    return el('div', { class: 'chart' },
+      el('div', { class: 'label' }, el('span', { text: label }), el('span', { 'data-chart-value': field, text: '' })),
+      canvas);
+  }
+
+  function createCard(poolName, endpointId) {
+    const card = el('article', { class: 'endpoint-card', 'data-endpoint': endpointId, 'data-pool': poolName },
+      el('div', { class: 'card-head' },
+        el('h3', { class: 'card-title', text: endpointId }),
+        el('div', { class: 'badges' })),
+      el('div', { class: 'figures' },
+        figure('waiting', 'waiting'),
+        figure('running', 'running'),
+        figure('KV cache', 'kv'),
+        figure('in flight', 'inflight'),
+        figure('in-flight tokens', 'tokens'),
+        figure('picks, last min', 'picks')),
+      el('div', { class: 'share', title: 'share of the pool\'s picks in the last minute' }, el('div')),
+      el('div', { class: 'adapters', 'data-field': 'adapters' }),
+      el('div', { class: 'charts' },
+        chart('queue', 'waitingRequests'),
+        chart('KV use', 'kvCacheUsage'),
+        chart('picks/s', 'picksPerSecond')));
+    return card;
+  }
+
+  function poolSection(pool) {
+    let section = document.querySelector(`section.pool[data-pool="${CSS.escape(pool.name)}"]`);
+    if (!section) {
+      section = el('section', { class: 'pool', 'data-pool': pool.name },
+        el('div', { class: 'pool-head' }, el('h2', { text: `Pool ${pool.name}` }), el('span', { class: 'pool-meta' })),
+        el('div', { class: 'cards' }));
+      $('#pools').append(section);
+    }
+    $('.pool-meta', section).textContent =
+      `${pool.engine} · profile ${pool.profile} · ${pool.failureMode} · ${pool.endpoints.length} endpoints`;
+    return section;
+  }
+
+  function badge(text, kind) {
+    return el('span', { class: `badge ${kind}`, text });
+  }
+
+  function renderPools(snapshot) {
+    const seen = new Set();
+    for (const pool of snapshot.pools) {
+      const section = poolSection(pool);
+      const cards = $('.cards', section);
+      for (const endpoint of pool.endpoints) {
+        const key = `${pool.name}/${endpoint.id}`;
+        seen.add(key);
+        let card = state.cards.get(key);
+        if (!card) {
+          card = createCard(pool.name, endpoint.id);
+          state.cards.set(key, card);
+          cards.append(card);
+        }
+        updateCard(card, key, endpoint);
+      }
+    }
+    for (const [key, card] of state.cards) {
+      if (!seen.has(key)) {
+        card.remove();
+        state.cards.delete(key);
+      }
+    }
+  }
+
+  function updateCard(card, key, endpoint) {
+    const badges = $('.badges', card);
+    const shown = [
+      endpoint.ready ? badge('ready', 'good') : badge('not ready', 'bad'),
+      endpoint.stale ? badge('stale', 'warn') : badge('fresh', 'good'),
+    ];
+    if (endpoint.circuit) shown.push(badge(`circuit ${endpoint.circuit}`, endpoint.circuit === 'closed' ? 'good' : 'bad'));
+    badges.replaceChildren(...shown);
+    const metrics = endpoint.metrics;
+    const set = (field, text) => { $(`[data-field="${field}"]`, card).textContent = text; };
+    set('waiting', metrics ? metrics.waitingRequests : '–');
+    set('running', metrics ? metrics.runningRequests : '–');
+    set('kv', metrics ? percent(metrics.kvCacheUsage) : '–');
+    set('inflight', endpoint.inFlightRequests);
+    set('tokens', endpoint.inFlightTokens);
+    set('picks', `${endpoint.picksLastMinute} (${percent(endpoint.pickShareLastMinute)})`);
+    $('.share > div', card).style.width = percent(endpoint.pickShareLastMinute);
+    const adapters = [];
+    if (metrics && metrics.maxLoras > 0) adapters.push(`LoRA slots ${metrics.maxLoras}`);
+    if (metrics && metrics.runningAdapters.length) adapters.push(`running ${metrics.runningAdapters.join(', ')}`);
+    if (metrics && metrics.waitingAdapters.length) adapters.push(`waiting ${metrics.waitingAdapters.join(', ')}`);
+    set('adapters', adapters.length ? adapters.join(' · ') : 'no adapter active');
+    if (endpoint.sample) appendSample(key, endpoint.sample);
+    drawCharts(card, key);
+  }
+
+  function appendSample(key, sample) {
+    let series = state.history.get(key);
+    if (!series) {
+      series = { seconds: [], waitingRequests: [], kvCacheUsage: [], picksPerSecond: [] };
+      state.history.set(key, series);
+    }
+    const last = series.seconds[series.seconds.length - 1];
+    if (last !== undefined && sample.second <= last) return;
+    series.seconds.push(sample.second);
+    series.waitingRequests.push(sample.waitingRequests ?? null);
+    series.kvCacheUsage.push(sample.kvCacheUsage ?? null);
+    series.picksPerSecond.push(sample.picksPerSecond);
+    while (series.seconds.length && series.seconds[0] <= sample.second - state.historySeconds) {
+      for (const values of Object.values(series)) values.shift();
+    }
+  }
+
+  function drawCharts(card, key) {
+    const series = state.history.get(key);
+    for (const canvas of card.querySelectorAll('canvas[data-chart]')) {
+      const field = canvas.dataset.chart;
+      const values = series ? series[field] : [];
+      const latest = values.length ? values[values.length - 1] : null;
+      const label = $(`[data-chart-value="${field}"]`, card);
+      label.textContent = latest === null ? '' : (field === 'kvCacheUsage' ? percent(latest) : fixed(latest, 1));
+      sparkline(canvas, series ? series.seconds : [], values, field === 'kvCacheUsage' ? 1 : null);
+    }
+  }
+
+  function sparkline(canvas, seconds, values, fixedMax) {
+    const ratio = window.devicePixelRatio || 1;
+    const width = Math.max(60, canvas.clientWidth) * ratio;
+    const height = Math.max(20, canvas.clientHeight) * ratio;
+    if (canvas.width !== width) canvas.width = width;
+    if (canvas.height !== height) canvas.height = height;
+    const context = canvas.getContext('2d');
+    context.clearRect(0, 0, width, height);
+    if (!seconds.length) return;
+    let max = fixedMax;
+    if (max === null) {
+      max = 1;
+      for (const value of values) if (value !== null && value > max) max = value;
+    }
+    const end = seconds[seconds.length - 1];
+    const start = end - state.historySeconds + 1;
+    const x = (second) => ((second - start) / (state.historySeconds - 1)) * (width - 2) + 1;
+    const y = (value) => height - 2 - (value / max) * (height - 4);
+    context.lineWidth = 1.5 * ratio;
+    context.strokeStyle = '#1f6feb';
+    context.fillStyle = 'rgba(31, 111, 235, 0.12)';
+    context.beginPath();
+    let drawing = false;
+    let firstX = 0;
+    for (let i = 0; i < seconds.length; i++) {
+      const value = values[i];
+      const gap = i > 0 && seconds[i] - seconds[i - 1] > 2;
+      if (value === null || gap) {
+        drawing = false;
+        if (value === null) continue;
+      }
+      if (!drawing) {
+        context.moveTo(x(seconds[i]), y(value));
+        firstX = x(seconds[i]);
+        drawing = true;
+      }
+      else {
+        context.lineTo(x(seconds[i]), y(value));
+      }
+    }
+    context.stroke();
+    if (drawing) {
+      context.lineTo(x(end), height);
+      context.lineTo(firstX, height);
+      context.closePath();
+      context.fill();
+    }
+  }
+
+  // ---- decisions view ------------------------------------------------------------------------------------------
+
+  function addDecisions(decisions, fresh) {
+    const added = [];
+    for (const decision of decisions) {
+      if (!state.decisions.has(decision.sequence)) {
+        state.decisions.set(decision.sequence, decision);
+        added.push(decision);
+      }
+    }
+    if (!added.length) return;
+    const sequences = [...state.decisions.keys()].sort((a, b) => b - a);
+    for (const sequence of sequences.slice(DECISIONS_KEPT)) state.decisions.delete(sequence);
+    renderDecisionList(added, fresh);
+  }
+
+  // Rows are created once per decision and kept, so a row being read or clicked is never replaced under it.
+  function renderDecisionList(added, fresh) {
+    const body = $('#decision-list tbody');
+    const rows = new Map([...body.children].map((row) => [Number(row.dataset.sequence), row]));
+    for (const decision of added) {
+      rows.set(decision.sequence, decisionRow(decision, fresh));
+    }
+    for (const [sequence, row] of rows) {
+      if (!state.decisions.has(sequence)) {
+        row.remove();
+        rows.delete(sequence);
+      }
+    }
+    const ordered = [...rows.keys()].sort((a, b) => b - a).map((sequence) => rows.get(sequence));
+    ordered.forEach((row, index) => {
+      if (body.children[index] !== row) body.insertBefore(row, body.children[index] || null);
+    });
+    $('#decisions-empty').hidden = ordered.length > 0;
+  }
+
+  function decisionRow(decision, fresh) {
+    return el('tr', {
+      class: `decision-row${fresh ? ' fresh' : ''}`,
+      'data-sequence': decision.sequence,
+    },
+    el('td', { class: 'mono', text: shortTime(decision.time) }),
+    el('td', { text: decision.pool }),
+    el('td', { text: decision.adapter ? `${decision.model} (${decision.adapter})` : decision.model }),
+    el('td', { class: 'mono', text: decision.chosen || '–' }),
+    el('td', { class: `outcome-${decision.outcome}`, text: decision.outcome }),
+    el('td', { class: 'num', text: decision.candidateCount }),
+    el('td', { class: 'num', text: decision.durationMicros.toFixed(0) }));
+  }
+
+  function openDecision(sequence) {
+    const decision = state.decisions.get(sequence);
+    if (!decision) return;
+    state.selectedDecision = sequence;
+    for (const row of document.querySelectorAll('tr.decision-row')) {
+      row.classList.toggle('selected', Number(row.dataset.sequence) === sequence);
+    }
+    const scorers = Object.keys(decision.weights || {});
+    const meta = el('dl', { class: 'detail-meta' });
+    const add = (term, value) => meta.append(el('dt', { text: term }), el('dd', { text: value }));
+    add('time', decision.time);
+    add('pool', decision.pool);
+    add('model', decision.adapter ? `${decision.model}, adapter ${decision.adapter}` : decision.model);
+    add('profile', decision.profile || '–');
+    add('picker', decision.picker || '–');
+    add('outcome', decision.outcome);
+    add('decided in', `${decision.durationMicros.toFixed(1)} µs`);
+
+    const head = el('tr', {}, el('th', { text: 'endpoint' }),
+      ...scorers.map((name) => el('th', { class: 'num', text: `${name} ×${fixed(decision.weights[name], 2)}` })),
+      el('th', { class: 'num', text: 'total' }), el('th'));
+    const candidates = [...decision.scores].sort((a, b) => b.total - a.total);
+    const rows = candidates.map((candidate) => {
+      const chosen = candidate.endpoint === decision.chosen;
+      return el('tr', { class: chosen ? 'chosen' : '', 'data-endpoint': candidate.endpoint },
+        el('td', { class: 'mono', text: candidate.endpoint }),
+        ...scorers.map((name) => el('td', { class: 'num', text: score(candidate.scores[name]) })),
+        el('td', { class: 'num', text: score(candidate.total) }),
+        el('td', { class: 'pick-mark', text: chosen ? '◀ picked' : '' }));
+    });
+    const detail = $('#decision-detail');
+    const parts = [el('h2', { text: 'Why this endpoint' }), meta];
+    if (rows.length) {
+      parts.push(el('table', { class: 'list scores' }, el('thead', {}, head), el('tbody', {}, ...rows)));
+      parts.push(el('p', { class: 'hint', text: 'Each scorer\'s raw score in [0,1]; total = Σ(weight·score) / Σweight.' }));
+    }
+    else {
+      parts.push(el('p', { class: 'empty', text: 'No candidate was scored in this decision.' }));
+    }
+    parts.push(el('h3', { text: 'Removed by filters' }));
+    if (decision.filteredOut && decision.filteredOut.length) {
+      parts.push(el('table', { class: 'list filtered' },
+        el('thead', {}, el('tr', {}, el('th', { text: 'endpoint' }), el('th', { text: 'filter' }))),
+        el('tbody', {}, ...decision.filteredOut.map((removed) => el('tr', {},
+          el('td', { class: 'mono', text: removed.endpoint }), el('td', { text: removed.filter }))))));
+    }
+    else {
+      parts.push(el('p', { class: 'empty', text: 'No filter removed an endpoint.' }));
+    }
+    detail.replaceChildren(...parts);
+  }
+
+  // ---- what-if view --------------------------------------------------------------------------------------------
+
+  function setUpWhatIf() {
+    const select = $('#whatif-profile');
+    const profiles = state.config.profiles;
+    const inUse = new Set(Object.values(state.config.poolProfiles));
+    const names = Object.keys(profiles).filter((name) => Object.keys(profiles[name].weights).length > 0);
+    names.sort((a, b) => (inUse.has(b) - inUse.has(a)) || a.localeCompare(b));
+    select.replaceChildren(...names.map((name) =>
+      el('option', { value: name, text: inUse.has(name) ? `${name} (in use)` : name })));
+    select.addEventListener('change', () => { renderWeightInputs(); scheduleWhatIf(0); });
+    $('#whatif-rerun').addEventListener('click', () => scheduleWhatIf(0));
+    renderWeightInputs();
+  }
+
+  function renderWeightInputs() {
+    const profile = state.config.profiles[$('#whatif-profile').value];
+    const container = $('#whatif-weights');
+    if (!profile) {
+      container.replaceChildren(el('p', { class: 'empty', text: 'No profile has scorers.' }));
+      return;
+    }
+    const rows = Object.entries(profile.weights).map(([scorer, weight]) => {
+      const number = el('input', { type: 'number', min: 0, step: 0.5, value: weight, 'data-scorer': scorer });
+      const range = el('input', { type: 'range', min: 0, max: Math.max(10, weight * 2), step: 0.5, value: weight });
+      range.addEventListener('input', () => { number.value = range.value; scheduleWhatIf(250); });
+      number.addEventListener('input', () => { range.value = number.value; scheduleWhatIf(250); });
+      return el('div', { class: 'weight-row' }, el('span', { class: 'mono', text: scorer }), range, number);
+    });
+    container.replaceChildren(...rows);
+    $('#whatif-picker').textContent = profile.pickerReadsTotals
+      ? `Picker ${profile.picker}: ${pickerMeaning(profile.picker)}`
+      : `Picker ${profile.picker} does not read the weighted totals: no weights change its picks.`;
+  }
+
+  function pickerMeaning(picker) {
+    if (picker === 'max-score') {
+      return 'picks the highest total, so a pick changes when the recorded endpoint no longer has it; a tie for the best is a draw.';
+    }
+    return 'picks at random from the totals, so figures are expected values, next to what its own chance already moves at the recorded weights.';
+  }
+
+  function scheduleWhatIf(delayMillis) {
+    if (!state.config) return;
+    clearTimeout(state.whatIfTimer);
+    state.whatIfTimer = setTimeout(runWhatIf, delayMillis);
+  }
+
+  async function runWhatIf() {
+    const profile = $('#whatif-profile').value;
+    if (!profile) return;
+    const query = new URLSearchParams({ profile });
+    for (const input of document.querySelectorAll('#whatif-weights input[data-scorer]')) {
+      if (input.value !== '') query.append(`weight.${input.dataset.scorer}`, input.value);
+    }
+    try {
+      renderWhatIf(await getJson(`api/what-if?${query}`));
+    }
+    catch (error) {
+      $('#whatif-summary').replaceChildren(el('p', { class: 'empty', text: error.message }));
+    }
+  }
+
+  function renderWhatIf(report) {
+    const summary = $('#whatif-summary');
+    if (report.notReplayable) {
+      summary.replaceChildren(el('p', { class: 'empty', text: report.notReplayable }));
+    }
+    else if (report.considered === 0) {
+      summary.replaceChildren(el('p', { class: 'empty',
+        text: `No recorded decision of profile ${report.profile} yet. Send requests to a pool that uses it.` }));
+    }
+    else {
+      const deterministic = report.expectedChangedAtRecordedWeights === 0 || report.picker === 'max-score';
+      const parts = [
+        el('div', { class: `summary-figure${report.changed > 0 ? ' changed' : ''}`, id: 'whatif-changed',
+          'data-changed': report.changed, text: `${report.changed} of ${report.considered}` }),
+        el('p', { text: `recorded picks of profile ${report.profile} would certainly go to another endpoint.` }),
+      ];
+      if (deterministic) {
+        const drawn = report.expectedChanged - report.changed;
+        if (drawn > 0.0001) {
+          parts.push(el('p', { class: 'hint',
+            text: `Ties for the best total leave ${drawn.toFixed(1)} more picks to chance (expected).` }));
+        }
+      }
+      else {
+        parts.push(el('p', { class: 'hint', text: `Expected to move: ${report.expectedChanged.toFixed(1)}; `
+          + `at the recorded weights the picker's own chance already moves ${report.expectedChangedAtRecordedWeights.toFixed(1)}.` }));
+      }
+      summary.replaceChildren(...parts);
+    }
+    const most = Math.max(1, ...report.endpoints.map((e) => Math.max(e.recorded, e.whatIf)));
+    $('#whatif-endpoints tbody').replaceChildren(...report.endpoints.map((endpoint) => {
+      const bar = el('div', { class: 'bar' }, el('div'));
+      bar.firstChild.style.width = `${(endpoint.whatIf / most) * 100}%`;
+      return el('tr', { 'data-endpoint': endpoint.endpoint }, el('td', { class: 'mono', text: endpoint.endpoint }),
+        el('td', { class: 'num', text: endpoint.recorded }),
+        el('td', { class: 'num', text: fixed(endpoint.whatIf, 1) }), el('td', {}, bar));
+    }));
+    $('#whatif-changes tbody').replaceChildren(...report.changes.slice(0, 100).map((change) => el('tr', {},
+      el('td', { class: 'mono', text: shortTime(change.time) }),
+      el('td', { text: change.model }),
+      el('td', { class: 'mono', text: change.recorded }),
+      el('td', { class: 'mono', text: change.whatIf.join(' or ') }))));
+  }
+
+  // ---- profiles, models, tenants, admission --------------------------------------------------------------------
+
+  function renderProfiles() {
+    const { profiles, poolProfiles } = state.config;
+    $('#profiles tbody').replaceChildren(...Object.entries(poolProfiles).map(([pool, name]) => {
+      const profile = profiles[name];
+      const weights = Object.entries(profile.weights).map(([scorer, weight]) => `${scorer} (${fixed(weight, 2)})`);
+      return el('tr', {}, el('td', { text: pool }), el('td', { text: name }),
+        el('td', { text: profile.filters.join(', ') || '–' }),
+        el('td', { text: weights.join(', ') || '–' }), el('td', { text: profile.picker }));
+    }));
+  }
+
+  function renderModels(models) {
+    $('#models-section').hidden = !models;
+    if (!models) return;
+    $('#models tbody').replaceChildren(...models.map((model) => el('tr', { 'data-model': model.name },
+      el('td', { class: 'mono', text: model.name }),
+      el('td', { text: model.source }),
+      el('td', {}, ...model.targets.map((target) => el('div', { class: 'mono', text: [target.pool, target.model,
+        target.adapter || '–', target.weight === undefined ? '–' : target.weight].join(' · ') }))))));
+  }
+
+  function renderTenants(tenants) {
+    $('#tenants-section').hidden = !tenants;
+    if (!tenants) return;
+    $('#tenants').replaceChildren(...tenants.map((tenant) => el('div', { class: 'tenant', 'data-tenant': tenant.tenant },
+      el('h4', { text: tenant.tenant }),
+      ...tenant.limits.map((limit) => {
+        const fraction = limit.limit > 0 ? limit.used / limit.limit : 0;
+        const bar = el('div', { class: `bar${fraction >= 1 ? ' over' : ''}` }, el('div'));
+        bar.firstChild.style.width = `${Math.min(100, fraction * 100)}%`;
+        return el('div', { class: 'limit' }, el('span', { class: 'mono', text: limit.name }), bar,
+          el('span', { text: `${limit.used} of ${limit.limit}` }));
+      }))));
+  }
+
+  function renderAdmission(queues) {
+    $('#admission-section').hidden = !queues;
+    if (!queues) return;
+    const figureNames = [...new Set(queues.flatMap((queue) => Object.keys(queue.figures || {})))];
+    $('#admission thead').replaceChildren(el('tr', {}, el('th', { text: 'queue' }), el('th', { class: 'num', text: 'waiting' }),
+      ...figureNames.map((name) => el('th', { class: 'num', text: name }))));
+    $('#admission tbody').replaceChildren(...queues.map((queue) => el('tr', {},
+      el('td', { text: queue.name }), el('td', { class: 'num', text: queue.waiting }),
+      ...figureNames.map((name) => el('td', { class: 'num', text: queue.figures[name] ?? '–' })))));
+  }
+
+  // ---- the feed ------------------------------------------------------------------------------------------------
+
+  function onSnapshot(snapshot, first) {
+    state.snapshot = snapshot;
+    renderPools(snapshot);
+    addDecisions(snapshot.decisions, !first);
+    renderModels(snapshot.models);
+    renderTenants(snapshot.tenants);
+    renderAdmission(snapshot.admission);
+  }
+
+  async function loadBacklog() {
+    const [decisions, history] = await Promise.all([getJson('api/decisions'), getJson('api/history')]);
+    for (const [pool, endpoints] of Object.entries(history)) {
+      for (const [endpoint, series] of Object.entries(endpoints)) {
+        const key = `${pool}/${endpoint}`;
+        const live = state.history.get(key);
+        if (live) {
+          // keep the live samples newer than the backlog's
+          const newest = series.seconds[series.seconds.length - 1] ?? -1;
+          live.seconds.forEach((second, i) => {
+            if (second > newest) {
+              for (const field of Object.keys(live)) series[field].push(live[field][i]);
+            }
+          });
+        }
+        state.history.set(key, series);
+      }
+    }
+    for (const [key, card] of state.cards) drawCharts(card, key);
+    addDecisions(decisions, false);
+  }
+
+  function connect() {
+    const live = $('#live');
+    const source = new EventSource('api/feed');
+    let first = true;
+    source.addEventListener('snapshot', (event) => {
+      const snapshot = JSON.parse(event.data);
+      live.className = 'live on';
+      live.textContent = `live · ${new Date(snapshot.timeMillis).toLocaleTimeString()}`;
+      onSnapshot(snapshot, first);
+      if (first) {
+        first = false;
+        loadBacklog().catch((error) => { live.textContent = error.message; });
+      }
+    });
+    source.addEventListener('error', () => {
+      live.className = 'live off';
+      live.textContent = 'reconnecting';
+      first = true;
+    });
+  }
+
+  async function start() {
+    $('#decision-list tbody').addEventListener('click', (event) => {
+      const row = event.target.closest('tr.decision-row');
+      if (row) openDecision(Number(row.dataset.sequence));
+    });
+    window.addEventListener('hashchange', showView);
+    state.config = await getJson('api/config');
+    state.historySeconds = state.config.historySeconds;
+    renderProfiles();
+    setUpWhatIf();
+    showView();
+    connect();
+  }
+
+  start().catch((error) => { $('#live').textContent = `failed: ${error.message}`; });
+})();
