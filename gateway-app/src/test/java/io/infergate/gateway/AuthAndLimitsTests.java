@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false", "infergate.auth.enabled=true",
 				"infergate.auth.keys.team-a.tenant=a", "infergate.auth.keys.team-a.models=llama,other-*",
 				"infergate.auth.keys.team-a.limits.rpm=1000", "infergate.auth.tenants.a.limits.tpm=1000000",
-				"infergate.pools.p.upstream-api-key=pool-token", "logging.level.io.infergate=DEBUG" })
+				"infergate.pools.p.upstream-api-key=pool-token", "infergate.models.secret-model.pool=p",
+				"infergate.models.secret-model.target-model=llama", "logging.level.io.infergate=DEBUG" })
 class AuthAndLimitsTests extends SimulatedPodsTest {
 
 	static final String SECRET = "sk-team-a-7f3c9e1d2b4a";
@@ -101,6 +102,30 @@ class AuthAndLimitsTests extends SimulatedPodsTest {
 		assertThat(oversized.body()).startsWith("{\"error\":{").contains("\"code\":\"request_headers_too_large\"");
 		assertThat(allowed.statusCode()).isEqualTo(200);
 		assertThat(output.getAll()).doesNotContain(SECRET).doesNotContain(WRONG_SECRET).doesNotContain("qqqqqqqqqqqqqqqq");
+	}
+
+	@Test
+	void modelsNeedAKeyAndListOnlyWhatTheKeyMayCall() {
+		HttpResponse<String> anonymous = Http.get(url("/v1/models"));
+		HttpResponse<String> listed = models("/v1/models");
+		HttpResponse<String> allowed = models("/v1/models/llama");
+		HttpResponse<String> hidden = models("/v1/models/secret-model");
+
+		assertThat(anonymous.statusCode()).isEqualTo(401);
+		assertThat(anonymous.body()).contains("\"code\":\"invalid_api_key\"");
+		assertThat(listed.statusCode()).isEqualTo(200);
+		assertThat(listed.body()).contains("\"id\":\"llama\"").doesNotContain("secret-model");
+		assertThat(allowed.statusCode()).isEqualTo(200);
+		assertThat(hidden.statusCode()).isEqualTo(404);
+		assertThat(hidden.body()).contains("\"code\":\"model_not_found\"");
+	}
+
+	private HttpResponse<String> models(String path) {
+		return Http.send(HttpRequest.newBuilder(URI.create(url(path)))
+			.timeout(Duration.ofSeconds(30))
+			.header("Authorization", "Bearer " + SECRET)
+			.GET()
+			.build());
 	}
 
 	@Test
@@ -189,7 +214,7 @@ class AuthAndLimitsTests extends SimulatedPodsTest {
 	}
 
 	private JsonNode tenant(String name) {
-		JsonNode report = JsonMapper.shared().readTree(Http.get(managementUrl("/actuator/inference")).body());
+		JsonNode report = JsonMapper.shared().readTree(Http.getAsAdmin(managementUrl("/actuator/inference")).body());
 		for (JsonNode tenant : report.get("tenants")) {
 			if (name.equals(tenant.get("name").stringValue())) {
 				return tenant;

@@ -112,7 +112,7 @@ class GatewayProxyTests extends SimulatedPodsTest {
 
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().map().keySet()).noneMatch((name) -> name.startsWith("x-ratelimit"));
-		assertThat(Http.get(managementUrl("/actuator/inference")).body()).contains("\"tenants\":[]");
+		assertThat(Http.getAsAdmin(managementUrl("/actuator/inference")).body()).contains("\"tenants\":[]");
 	}
 
 	@Test

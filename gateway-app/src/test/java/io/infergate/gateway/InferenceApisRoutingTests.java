@@ -79,7 +79,7 @@ class InferenceApisRoutingTests extends SimulatedPodsTest {
 	void embeddingsCarryNoPromptToTheScheduler() {
 		post("/v1/embeddings", "{\"model\":\"embeddings\",\"input\":\"" + "a shared document prefix ".repeat(20) + "\"}");
 
-		JsonNode decision = json.readTree(Http.get(managementUrl("/actuator/inference")).body()).path("decisions").get(0);
+		JsonNode decision = json.readTree(Http.getAsAdmin(managementUrl("/actuator/inference")).body()).path("decisions").get(0);
 
 		assertThat(decision.path("pool").asString()).isEqualTo("embed");
 		decision.path("scores").forEach((endpoint) -> assertThat(endpoint.path("scorers").path("prefix-cache").asDouble())

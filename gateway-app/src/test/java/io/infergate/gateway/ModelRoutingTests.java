@@ -264,7 +264,7 @@ class ModelRoutingTests extends SimulatedPodsTest {
 	}
 
 	private JsonNode inference() {
-		return json.readTree(Http.get(managementUrl("/actuator/inference")).body());
+		return json.readTree(Http.getAsAdmin(managementUrl("/actuator/inference")).body());
 	}
 
 	private static JsonNode model(JsonNode report, String name) {

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 
+import org.springframework.http.HttpHeaders;
+
 import io.infergate.routing.admission.Caller;
 
 /**
@@ -17,6 +19,11 @@ import io.infergate.routing.admission.Caller;
  * that hashes to it, so no timing reveals a secret byte by byte. Only hashes are held in memory.
  */
 public final class ApiKeys {
+
+	/** The header a client may send its secret in instead of {@code Authorization: Bearer}. */
+	public static final String API_KEY_HEADER = "api-key";
+
+	private static final String BEARER = "Bearer ";
 
 	private final boolean enabled;
 
@@ -44,6 +51,49 @@ public final class ApiKeys {
 		return enabled;
 	}
 
+	/**
+	 * Who sent a request, from its {@code Authorization: Bearer <secret>} or {@code api-key: <secret>} header: with
+	 * keys off, always the anonymous caller; with them on, the key, or why the request has none.
+	 */
+	public Authentication authenticate(HttpHeaders headers) {
+		if (!enabled) {
+			return Authentication.ANONYMOUS;
+		}
+		String secret;
+		String authorization = headers.getFirst(HttpHeaders.AUTHORIZATION);
+		if (authorization != null) {
+			secret = bearerToken(authorization);
+			if (secret == null) {
+				return Authentication.refused("The Authorization header must be 'Bearer <your API key>'.");
+			}
+		}
+		else {
+			secret = headers.getFirst(API_KEY_HEADER);
+			if (secret == null || secret.isBlank()) {
+				return Authentication.refused("No API key was provided. Send it in an 'Authorization: Bearer "
+						+ "<your API key>' header or an 'api-key' header.");
+			}
+			secret = secret.strip();
+		}
+		ApiKey key = authenticate(secret);
+		return (key != null) ? new Authentication(key, null)
+				: Authentication.refused("The API key provided is not valid.");
+	}
+
+	/** The token of {@code Bearer <token>}, or {@code null} when the header has another form. */
+	private static String bearerToken(String authorization) {
+		if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+			return null;
+		}
+		String token = authorization.substring(BEARER.length()).strip();
+		for (int i = 0; i < token.length(); i++) {
+			if (Character.isWhitespace(token.charAt(i))) {
+				return null;
+			}
+		}
+		return token.isEmpty() ? null : token;
+	}
+
 	/** The key whose secret is {@code secret}, or {@code null}. */
 	public ApiKey authenticate(String secret) {
 		byte[] presented = ApiKeyHash.sha256(secret);
@@ -54,5 +104,32 @@ public final class ApiKeys {
 	/** The key with id {@code id}, or {@code null} (as for the anonymous caller). */
 	public ApiKey byId(String id) {
 		return byId.get(id);
+	}
+
+	/**
+	 * The outcome of {@link #authenticate(HttpHeaders)}: {@code key} is the caller's key ({@code null} for the
+	 * anonymous caller while keys are off); {@code failure}, when not {@code null}, says why the request is refused.
+	 */
+	public record Authentication(ApiKey key, String failure) {
+
+		static final Authentication ANONYMOUS = new Authentication(null, null);
+
+		static Authentication refused(String failure) {
+			return new Authentication(null, failure);
+		}
+
+		public boolean refused() {
+			return failure != null;
+		}
+
+		/** The caller: the key's, or the anonymous caller. */
+		public Caller caller() {
+			return (key != null) ? key.caller() : Caller.anonymous();
+		}
+
+		/** Whether this caller may call {@code model}; the anonymous caller may call every model. */
+		public boolean mayCall(String model) {
+			return key == null || key.mayCall(model);
+		}
 	}
 }

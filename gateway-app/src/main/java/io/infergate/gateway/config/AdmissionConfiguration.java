@@ -19,6 +19,7 @@ import org.springframework.util.unit.DataSize;
 
 import io.infergate.gateway.auth.AdmissionConfigurationCheck;
 import io.infergate.gateway.auth.ApiKeys;
+import io.infergate.gateway.auth.TenantUsageDashboardSource;
 import io.infergate.gateway.auth.AuthProperties;
 import io.infergate.gateway.error.OversizedRequestHeadHandler;
 import io.infergate.gateway.filter.AdmitFilter;
@@ -111,6 +112,11 @@ public class AdmissionConfiguration {
 	@Bean
 	RateLimiter rateLimiter(RateLimitPolicy policy, RateLimitStore store, TenantMeters meters) {
 		return new RateLimiter(policy, store, meters);
+	}
+
+	@Bean
+	TenantUsageDashboardSource tenantUsageDashboardSource(RateLimiter rateLimiter) {
+		return new TenantUsageDashboardSource(rateLimiter);
 	}
 
 	@Bean

@@ -13,6 +13,7 @@ import io.infergate.gateway.filter.ResolveModelFilter;
 import io.infergate.gateway.filter.ServedByFilter;
 import io.infergate.gateway.filter.UpstreamRetryFilter;
 import io.infergate.gateway.model.ConfiguredModels;
+import io.infergate.gateway.auth.ApiKeys;
 import io.infergate.gateway.model.ModelCatalog;
 import io.infergate.gateway.model.ModelCatalogDashboardSource;
 import io.infergate.gateway.model.ModelProperties;
@@ -53,8 +54,8 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
-	ModelsHandler modelsHandler(ModelCatalog catalog) {
-		return new ModelsHandler(catalog);
+	ModelsHandler modelsHandler(ModelCatalog catalog, ApiKeys keys) {
+		return new ModelsHandler(catalog, keys);
 	}
 
 	@Bean

@@ -10,7 +10,6 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.auth.ApiKey;
 import io.infergate.gateway.auth.ApiKeys;
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
@@ -29,13 +28,11 @@ import io.infergate.routing.request.InfergateAttributes;
  */
 public class AuthenticateFilter implements GlobalFilter, Ordered {
 
-	public static final String API_KEY_HEADER = "api-key";
+	public static final String API_KEY_HEADER = ApiKeys.API_KEY_HEADER;
 
 	public static final String PRIORITY_HEADER = "x-infergate-priority";
 
 	private static final Log logger = LogFactory.getLog(AuthenticateFilter.class);
-
-	private static final String BEARER = "Bearer ";
 
 	private final ApiKeys keys;
 
@@ -54,31 +51,12 @@ public class AuthenticateFilter implements GlobalFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		HttpHeaders headers = exchange.getRequest().getHeaders();
-		Caller caller = Caller.anonymous();
-		if (keys.enabled()) {
-			String secret;
-			String authorization = headers.getFirst(HttpHeaders.AUTHORIZATION);
-			if (authorization != null) {
-				secret = bearerToken(authorization);
-				if (secret == null) {
-					return unauthorized(exchange, "The Authorization header must be 'Bearer <your API key>'.");
-				}
-			}
-			else {
-				secret = headers.getFirst(API_KEY_HEADER);
-				if (secret == null || secret.isBlank()) {
-					return unauthorized(exchange, "No API key was provided. Send it in an 'Authorization: Bearer "
-							+ "<your API key>' header or an 'api-key' header.");
-				}
-				secret = secret.strip();
-			}
-			ApiKey key = keys.authenticate(secret);
-			if (key == null) {
-				logger.debug("Refused a request to " + exchange.getRequest().getPath() + ": unknown API key");
-				return unauthorized(exchange, "The API key provided is not valid.");
-			}
-			caller = key.caller();
+		ApiKeys.Authentication authentication = keys.authenticate(headers);
+		if (authentication.refused()) {
+			logger.debug("Refused a request to " + exchange.getRequest().getPath() + ": " + authentication.failure());
+			return unauthorized(exchange, authentication.failure());
 		}
+		Caller caller = authentication.caller();
 		String priority = headers.getFirst(PRIORITY_HEADER);
 		if (priority != null) {
 			try {
@@ -91,20 +69,6 @@ public class AuthenticateFilter implements GlobalFilter, Ordered {
 		}
 		exchange.getAttributes().put(InfergateAttributes.CALLER, caller);
 		return chain.filter(exchange);
-	}
-
-	/** The token of {@code Bearer <token>}, or {@code null} when the header has another form. */
-	private static String bearerToken(String authorization) {
-		if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-			return null;
-		}
-		String token = authorization.substring(BEARER.length()).strip();
-		for (int i = 0; i < token.length(); i++) {
-			if (Character.isWhitespace(token.charAt(i))) {
-				return null;
-			}
-		}
-		return token.isEmpty() ? null : token;
 	}
 
 	private static Mono<Void> unauthorized(ServerWebExchange exchange, String message) {

@@ -1,18 +1,15 @@
 package io.infergate.routing.actuate;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
-import io.infergate.routing.admission.Bucket;
 import io.infergate.routing.admission.LimitState;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.admission.TenantMeters;
@@ -35,6 +32,8 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
+
+	private static final Duration LIMITS_READ_TIMEOUT = Duration.ofSeconds(2);
 
 	private final EndpointRegistry registry;
 
@@ -103,26 +102,12 @@ public class InferenceEndpoint {
 			TenantMeters.Totals counts = totals.get(name);
 			tenants.add(new InferenceReport.Tenant(name, (counts != null) ? counts.admitted() : 0,
 					(counts != null) ? counts.rateLimited() : 0, (counts != null) ? counts.inputTokens() : 0,
-					(counts != null) ? counts.outputTokens() : 0, limits(rateLimiter.policy().tenantBuckets(name))));
+					(counts != null) ? counts.outputTokens() : 0, limits(rateLimiter.tenantLimits(name, LIMITS_READ_TIMEOUT))));
 		}
 		return tenants;
 	}
 
-	private List<InferenceReport.LimitUsage> limits(List<Bucket> buckets) {
-		if (buckets.isEmpty()) {
-			return List.of();
-		}
-		List<LimitState> states;
-		try {
-			states = rateLimiter.store().read(buckets).toCompletableFuture().get(2, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return List.of();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			return List.of();
-		}
+	private static List<InferenceReport.LimitUsage> limits(List<LimitState> states) {
 		List<InferenceReport.LimitUsage> limits = new ArrayList<>(states.size());
 		for (LimitState state : states) {
 			limits.add(new InferenceReport.LimitUsage(state.bucket().scope().label(), state.bucket().subject(),

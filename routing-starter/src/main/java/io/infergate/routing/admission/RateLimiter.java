@@ -1,8 +1,12 @@
 package io.infergate.routing.admission;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Admission by rate limits: checks one request of a caller for a model against every limit that applies
@@ -57,5 +61,27 @@ public final class RateLimiter {
 			}
 			return new Admission(caller, model, reservation, callerMeters);
 		});
+	}
+
+	/**
+	 * The state now of every limit that applies to {@code tenant} (its own, its keys' and their key × model limits),
+	 * read from the store and waited for at most {@code timeout}; empty when it has none, or when the store does not
+	 * answer in time (a report must not hang on Redis).
+	 */
+	public List<LimitState> tenantLimits(String tenant, Duration timeout) {
+		List<Bucket> buckets = policy.tenantBuckets(tenant);
+		if (buckets.isEmpty()) {
+			return List.of();
+		}
+		try {
+			return store.read(buckets).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return List.of();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			return List.of();
+		}
 	}
 }
