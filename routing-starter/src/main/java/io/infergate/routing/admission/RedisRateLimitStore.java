@@ -32,8 +32,9 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Limit counters in Redis, shared by every gateway replica: one {@code EVALSHA} of {@code reserve.lua} per request
- * is the whole check-and-reserve over all its limits (one round trip, atomic because Redis runs a script alone),
- * and one of {@code release.lua} after the response, off the request's path. Times come from the Redis server's
+ * is the whole check-and-reserve over all its limits (one round trip, atomic because Redis runs a script alone);
+ * after the response, off the request's path, its release joins the others of the next millisecond in one call of
+ * {@code release.lua} ({@link ReleaseBatch}). Times come from the Redis server's
  * clock ({@code TIME}), so replicas whose clocks differ still agree. Every key expires once its counter would be
  * back to full (per-minute limits) or its last lease ends (max-parallel), so idle keys and tenants cost nothing.
  * <p>
@@ -55,6 +56,10 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	private static final String RELEASE = script("release.lua");
 
 	private static final long RECONNECT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final long RELEASE_LINGER_MICROS = 1000;
+
+	private static final int MAX_RELEASE_BATCH = 128;
 
 	private final ClientResources resources;
 
@@ -79,6 +84,12 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	private final String reserveSha;
 
 	private final String releaseSha;
+
+	private final Object releaseLock = new Object();
+
+	private ReleaseBatch pendingReleases = new ReleaseBatch();
+
+	private boolean releaseScheduled;
 
 	private volatile StatefulRedisConnection<String, String> connection;
 
@@ -182,32 +193,53 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		return evaluation;
 	}
 
+	/**
+	 * Queues the release for the next batch: the first release after a send schedules the next send
+	 * {@value #RELEASE_LINGER_MICROS} µs later, and a batch of {@value #MAX_RELEASE_BATCH} requests goes at once.
+	 * Under load one script call thus settles many requests; an idle gateway settles each within that linger.
+	 */
 	@Override
 	public void release(Reservation reservation, long actualTokens) {
-		List<String> keys = new ArrayList<>(4);
-		List<String> args = new ArrayList<>();
-		args.add(Long.toString(Math.max(0, actualTokens)));
-		args.add(reservation.leaseId());
-		for (Bucket bucket : reservation.buckets()) {
-			if (bucket.tpm() > 0) {
-				keys.add(keyPrefix + bucket.storeKey(LimitKind.TPM));
-				args.add(LimitKind.TPM.configName());
-				args.add(Long.toString(bucket.tpm()));
-				args.add(Long.toString(Gcra.cost(LimitKind.TPM, bucket.tpm(), reservation.tokens())));
+		ReleaseBatch full = null;
+		boolean schedule = false;
+		synchronized (releaseLock) {
+			pendingReleases.add(keyPrefix, reservation, actualTokens);
+			if (pendingReleases.releases() >= MAX_RELEASE_BATCH) {
+				full = pendingReleases;
+				pendingReleases = new ReleaseBatch();
 			}
-			if (bucket.maxParallel() > 0) {
-				keys.add(keyPrefix + bucket.storeKey(LimitKind.MAX_PARALLEL));
-				args.add(LimitKind.MAX_PARALLEL.configName());
-				args.add(Long.toString(bucket.maxParallel()));
-				args.add("0");
+			else if (!releaseScheduled) {
+				releaseScheduled = true;
+				schedule = true;
 			}
 		}
-		if (keys.isEmpty()) {
-			return;
+		if (full != null) {
+			send(full);
 		}
-		run(releaseSha, RELEASE, keys, args).whenComplete((ignored, ex) -> {
+		else if (schedule) {
+			resources.eventExecutorGroup().schedule(this::sendPendingReleases, RELEASE_LINGER_MICROS,
+					TimeUnit.MICROSECONDS);
+		}
+	}
+
+	private CompletionStage<?> sendPendingReleases() {
+		ReleaseBatch batch;
+		synchronized (releaseLock) {
+			batch = pendingReleases;
+			pendingReleases = new ReleaseBatch();
+			releaseScheduled = false;
+		}
+		return send(batch);
+	}
+
+	private CompletionStage<?> send(ReleaseBatch batch) {
+		if (batch.isEmpty()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		return run(releaseSha, RELEASE, batch.keys(), batch.args()).whenComplete((ignored, ex) -> {
 			if (ex != null) {
-				logger.debug("Could not release a reservation in Redis (its counters expire by themselves): " + ex);
+				logger.debug("Could not release " + batch.releases()
+						+ " reservations in Redis (their counters expire by themselves): " + ex);
 			}
 		});
 	}
@@ -254,6 +286,15 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	@Override
 	public void close() {
+		try {
+			sendPendingReleases().toCompletableFuture().get(1, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ex) {
+			logger.debug("The last releases did not reach Redis before closing: " + ex);
+		}
 		StatefulRedisConnection<String, String> current = connection;
 		if (current != null) {
 			current.close();

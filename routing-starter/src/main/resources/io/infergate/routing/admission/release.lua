@@ -1,27 +1,30 @@
--- Gives back what an admitted request holds: corrects its token counters by (actual - reserved) and ends its lease
--- on max-parallel counters (see Gcra.java).
--- KEYS: the request's tpm and max-parallel counters.
--- ARGV: actual tokens, lease id, then per key: kind (tpm | max-parallel), limit, tokens reserved.
+-- Gives back what a batch of admitted requests holds: corrects each token counter by the batch's summed
+-- (actual - reserved) tokens and ends the batch's leases on each max-parallel counter (see Gcra.java and
+-- ReleaseBatch.java).
+-- KEYS: the counters, each once.
+-- ARGV, per key in order: 'tpm', limit, token correction; or 'max-parallel', n, then n lease ids.
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local period = 60000000
-local actual = tonumber(ARGV[1])
-local lease = ARGV[2]
+local at = 1
 for i = 1, #KEYS do
-  local kind = ARGV[3 * i]
+  local kind = ARGV[at]
   if kind == 'max-parallel' then
-    redis.call('ZREM', KEYS[i], lease)
+    local n = tonumber(ARGV[at + 1])
+    redis.call('ZREM', KEYS[i], unpack(ARGV, at + 2, at + 1 + n))
+    at = at + 2 + n
   else
-    local interval = period / tonumber(ARGV[3 * i + 1])
-    local reserved = tonumber(ARGV[3 * i + 2])
+    local interval = period / tonumber(ARGV[at + 1])
+    local correction = tonumber(ARGV[at + 2])
     local tat = tonumber(redis.call('GET', KEYS[i])) or now
     if tat < now then tat = now end
-    local nxt = math.max(now, tat + (actual - reserved) * interval)
+    local nxt = math.max(now, tat + correction * interval)
     if nxt > now then
       redis.call('SET', KEYS[i], string.format('%.17g', nxt), 'PX', math.ceil((nxt - now) / 1000) + 1000)
     else
       redis.call('DEL', KEYS[i])
     end
+    at = at + 3
   end
 end
 return 1

@@ -99,6 +99,29 @@ class RedisRateLimitStoreTest {
 	}
 
 	@Test
+	void manyReleasesSentTogetherEndEveryLeaseAndRefundEveryRequestsUnusedTokens() {
+		try (RedisRateLimitStore store = store("batch:")) {
+			// 200 requests: more than one batch; each reserves 50 tokens and uses 10
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.KEY, "k", 0, 10_000, 200));
+			List<Reservation> held = new java.util.ArrayList<>();
+			for (int i = 0; i < 200; i++) {
+				held.add(reserve(store, buckets, 50));
+			}
+			assertThat(held).allMatch(Reservation::admitted);
+			assertThat(reserve(store, buckets, 500).admitted()).isFalse();
+
+			held.forEach((reservation) -> reservation.release(10));
+
+			await().atMost(Duration.ofSeconds(5)).until(() -> connection.sync().zcard("batch:max-parallel:key:k") == 0);
+			// 200 × 10 tokens used of 10,000 per minute: 8,000 left, plus what refilled meanwhile (167 a second)
+			List<LimitState> states = store.read(buckets).toCompletableFuture().join();
+			assertThat(states).filteredOn((state) -> state.kind() == LimitKind.TPM)
+				.singleElement()
+				.satisfies((state) -> assertThat(state.remaining()).isBetween(7_990L, 9_000L));
+		}
+	}
+
+	@Test
 	void everyKeyExpiresOnceItsCounterIsFullAgain() {
 		try (RedisRateLimitStore store = store("expiry:")) {
 			reserve(store, List.of(new Bucket(LimitScope.KEY, "k", 60, 0, 0)), 1);
