@@ -8,7 +8,7 @@ import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
 
 /**
  * Runs one profile over a pool's endpoints: the filters in order, then every scorer, then the picker on the
- * weighted totals, then the dispatch listeners.
+ * weighted totals, then the dispatch listeners. The profile's {@link EndpointLoad} is set on the cycle first.
  * <p>
  * The total of candidate i is Σ(weight·score) / Σweight. Dividing by the sum of the weights changes no pick
  * (every total is scaled by the same positive constant, so the argmax, the order for power-of-two and the
@@ -21,6 +21,7 @@ public final class Scheduler {
 
 	public SchedulingResult schedule(SchedulingProfile profile, SchedulingCycle cycle, List<Endpoint> endpoints) {
 		long start = System.nanoTime();
+		cycle.useLoad(profile.load());
 		List<Endpoint> candidates = endpoints;
 		for (EndpointFilter filter : profile.filters()) {
 			candidates = filter.filter(cycle, candidates);

@@ -209,7 +209,7 @@ public final class Replay {
 			pod.endpoint.publish(new EndpointSnapshot(new EndpointMetrics(metrics.numRequestsWaiting(),
 					metrics.numRequestsRunning(), metrics.kvCacheUsage(), metrics.blockSize(), metrics.numKvBlocks(),
 					metrics.maxLoras(), Set.copyOf(metrics.runningLoraAdapters()),
-					Set.copyOf(metrics.waitingLoraAdapters())), clock.millis()));
+					Set.copyOf(metrics.waitingLoraAdapters())), clock.millis(), pod.endpoint.inFlightRequests()));
 			pod.endpoint.setReady(true);
 			busy |= pod.engine.nextEventMicros() != Long.MAX_VALUE;
 		}
