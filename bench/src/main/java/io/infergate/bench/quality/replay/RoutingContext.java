@@ -11,6 +11,7 @@ import java.util.random.RandomGenerator;
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
@@ -27,7 +28,8 @@ import org.springframework.core.io.ClassPathResource;
 /**
  * A Spring context holding the real scheduler for one replay, built as a {@code SpringApplication} so that the
  * shipped profiles load exactly as in the gateway, and the {@link InferenceRouter} over it. Every replay gets a fresh
- * context, so plugins with memory (prefix index, sessions, round-robin turns) start empty.
+ * context, so plugins with memory (prefix index, sessions, round-robin turns) start empty, and each gateway replica of
+ * a replay has its own.
  */
 final class RoutingContext implements AutoCloseable {
 
@@ -74,6 +76,11 @@ final class RoutingContext implements AutoCloseable {
 
 	InferenceRouter router() {
 		return router;
+	}
+
+	/** The prefix index every prefix-reading plugin of this context shares. */
+	PrefixIndex prefixIndex() {
+		return context.getBean(PrefixIndex.class);
 	}
 
 	@Override
