@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.infergate.bench.quality.live.LiveRun;
 import io.infergate.bench.quality.replay.Policy;
 import io.infergate.bench.quality.replay.Replay;
 import io.infergate.bench.quality.replay.RunResult;
@@ -54,6 +55,13 @@ public final class BenchCommand {
 			  --sharing-delay-ms D
 			                    how long a shared dispatch takes to reach the other replicas under a
 			                    PROFILE+dispatch-sharing policy, virtual ms (default 1)
+			  --live            replay in wall-clock time through gateway jars in front of simulator jars that
+			                    this command starts on loopback (and a redis-server for +dispatch-sharing),
+			                    and report the live figures beside the virtual-time prediction; Poisson
+			                    arrivals of independent requests at one rate, one --gateways count
+			  --time-scale X    --live: the simulators run X times as fast as the modelled GPU (default 0.1)
+			  --gateway-jar F   --live: default gateway-app/target/gateway-app.jar
+			  --sim-jar F       --live: default model-server-sim/target/model-server-sim.jar
 			  --help            this text
 
 			Any other command line runs JMH, e.g. java -jar routing-bench.jar SchedulingBenchmark -f 1 (-h for its help).
@@ -74,8 +82,8 @@ public final class BenchCommand {
 	/** Whether a command line is meant for the harness rather than JMH. */
 	public static boolean isHarnessCommand(String[] args) {
 		for (String arg : args) {
-			if (arg.equals("--help") || arg.startsWith("--workload") || arg.startsWith("--policies")
-					|| arg.startsWith("--out")) {
+			if (arg.equals("--help") || arg.equals("--live") || arg.startsWith("--workload")
+					|| arg.startsWith("--policies") || arg.startsWith("--out")) {
 				return true;
 			}
 		}
@@ -93,6 +101,9 @@ public final class BenchCommand {
 		if (options.help) {
 			out.print(USAGE);
 			return 0;
+		}
+		if (options.live) {
+			return live(options, args);
 		}
 		Workload workload;
 		try {
@@ -187,6 +198,55 @@ public final class BenchCommand {
 		return 0;
 	}
 
+	private int live(Options options, String[] args) {
+		Workload workload;
+		try {
+			workload = options.apply(WorkloadParser.parse(options.workload));
+		}
+		catch (WorkloadException ex) {
+			return usageError("workload " + options.workload + ": " + ex.getMessage());
+		}
+		if (options.gateways != null && options.gateways.size() != 1) {
+			return usageError("--live runs one --gateways count at a time");
+		}
+		if (options.gateways != null) {
+			workload = workload.withGateways(options.gateways.get(0));
+		}
+		String unsupported = LiveRun.unsupported(workload);
+		if (unsupported != null) {
+			return usageError(unsupported);
+		}
+		Set<String> known = Replay.policies();
+		for (String policy : options.policies) {
+			if (!Policy.parse(policy).isKnown(known)) {
+				return usageError("unknown policy '" + policy + "'; defined policies: "
+						+ String.join(", ", new TreeSet<>(known)));
+			}
+		}
+		for (Path jar : List.of(options.simJar, options.gatewayJar)) {
+			if (!Files.isRegularFile(jar)) {
+				return usageError("no jar at " + jar + "; build first: ./mvnw -B -q -DskipTests package");
+			}
+		}
+		try {
+			Files.createDirectories(options.out);
+			out.print(new LiveRun(workload, options.policies, options.timeScale, options.sharingDelayMicros(),
+					options.simJar, options.gatewayJar, err)
+				.run(options.out, commandLine(args)));
+		}
+		catch (IOException | RuntimeException ex) {
+			err.println("routing-bench: the live run failed: " + ex.getMessage());
+			return 1;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return 1;
+		}
+		out.println("Wrote " + options.out.resolve("results.json") + ", " + options.out.resolve("prediction.json")
+				+ " and " + options.out.resolve("report.md"));
+		return 0;
+	}
+
 	private int usageError(String message) {
 		err.println("routing-bench: " + message + " (--help for usage)");
 		return EXIT_USAGE;
@@ -219,6 +279,14 @@ public final class BenchCommand {
 
 		double sharingDelayMillis = Replay.DEFAULT_SHARING_DELAY_MICROS / 1000.0;
 
+		boolean live;
+
+		double timeScale = 0.1;
+
+		Path gatewayJar = Path.of("gateway-app/target/gateway-app.jar");
+
+		Path simJar = Path.of("model-server-sim/target/model-server-sim.jar");
+
 		boolean help;
 
 		static Options parse(String[] args) {
@@ -235,8 +303,12 @@ public final class BenchCommand {
 					options.help = true;
 					continue;
 				}
+				if (arg.equals("--live")) {
+					options.live = true;
+					continue;
+				}
 				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--gateways",
-						"--sharing-delay-ms").contains(arg)) {
+						"--sharing-delay-ms", "--time-scale", "--gateway-jar", "--sim-jar").contains(arg)) {
 					throw new IllegalArgumentException("unknown option '" + args[i] + "'");
 				}
 				if (value == null) {
@@ -266,6 +338,9 @@ public final class BenchCommand {
 						}
 					}
 					case "--sharing-delay-ms" -> options.sharingDelayMillis = nonNegative(arg, value);
+					case "--time-scale" -> options.timeScale = positive(arg, value);
+					case "--gateway-jar" -> options.gatewayJar = Path.of(value);
+					case "--sim-jar" -> options.simJar = Path.of(value);
 					case "--seed" -> {
 						try {
 							options.seed = Long.parseLong(value);

@@ -288,7 +288,26 @@ public final class Replay {
 	}
 
 	private long exponentialGapMicros(double perSecond) {
-		return Math.round(-Math.log(1 - arrivalGaps.nextDouble()) / perSecond * 1e6);
+		return exponentialGapMicros(arrivalGaps, perSecond);
+	}
+
+	private static long exponentialGapMicros(SplittableRandom gaps, double perSecond) {
+		return Math.round(-Math.log(1 - gaps.nextDouble()) / perSecond * 1e6);
+	}
+
+	/**
+	 * The arrival times, virtual µs, of the requests of a workload of independent requests under Poisson arrivals
+	 * at {@code ratePerSecond}: the times a replay sends them at, for a driver that sends them over real HTTP.
+	 */
+	public static long[] poissonArrivalMicros(Workload workload, double ratePerSecond) {
+		SplittableRandom gaps = new SplittableRandom(workload.seed() * 31 + ARRIVALS);
+		long[] arrivals = new long[workload.totalRequests()];
+		long at = 0;
+		for (int i = 0; i < arrivals.length; i++) {
+			at += exponentialGapMicros(gaps, ratePerSecond);
+			arrivals[i] = at;
+		}
+		return arrivals;
 	}
 
 	/** Poisson arrivals of independent requests. */
