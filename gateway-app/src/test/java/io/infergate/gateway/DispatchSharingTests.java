@@ -10,6 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -102,6 +104,22 @@ class DispatchSharingTests {
 		}
 		assertThat(sharing(gatewayA).stats().rejected()).isZero();
 		assertThat(sharing(gatewayB).stats().publishFailures()).isZero();
+	}
+
+	@Test
+	void theActuatorShowsWhatAReplicaSharedAndHeard() {
+		served(gatewayA, systemPrompt("visible"), "Anything?");
+		await().atMost(PATIENCE).until(() -> sharing(gatewayB).stats().applied() > 0);
+
+		JsonNode sharing = JsonMapper.builder()
+			.build()
+			.readTree(Http.get("http://127.0.0.1:" + gatewayB.getEnvironment().getProperty("local.management.port")
+					+ "/actuator/inference").body())
+			.path("dispatchSharing");
+
+		assertThat(sharing.path("applied").asLong()).isPositive();
+		assertThat(sharing.path("received").asLong()).isGreaterThanOrEqualTo(sharing.path("applied").asLong());
+		assertThat(sharing.path("publishFailures").asLong()).isZero();
 	}
 
 	private static DispatchSharing sharing(ConfigurableApplicationContext gateway) {

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -150,8 +151,10 @@ public final class BenchCommand {
 							replicated.totalRequests());
 					long startNanos = System.nanoTime();
 					RunResult run = new Replay(replicated, policy, rate, options.sharingDelayMicros(), progress).run();
-					timings.add(String.format(Locale.ROOT, "%s%s: %d requests, %.1f s simulated, %.1f s wall", policy,
-							behind, run.issued(), run.endMicros() / 1e6, (System.nanoTime() - startNanos) / 1e9));
+					timings.add(String.format(Locale.ROOT,
+							"%s%s: %d requests, %.1f s simulated, %.1f s wall, prefix index %.1f MB per gateway",
+							policy, behind, run.issued(), run.endMicros() / 1e6, (System.nanoTime() - startNanos) / 1e9,
+							Arrays.stream(run.prefixIndexBytes()).average().orElse(0) / 1e6));
 					byPolicy.put(policy, Figures.of(run));
 					ttftByPolicy.put(policy, Figures.sortedTtftMillis(run));
 				}

@@ -14,6 +14,7 @@ import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.PrefixIndex;
+import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecord;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
@@ -23,7 +24,7 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * {@code /actuator/inference}: every pool with its endpoints' latest metrics (their age, and whether they are
  * stale under the saturation detector's threshold) and the gateway's in-flight counts, then the most recent
  * scheduling decisions, newest first (each candidate's raw scores, the {@code prefix-cache} score being its prefix
- * match), then the prefix index's figures.
+ * match), then the prefix index's figures and those of dispatch sharing between gateway replicas.
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
@@ -40,14 +41,21 @@ public class InferenceEndpoint {
 
 	private final PrefixIndex prefixIndex;
 
+	private final DispatchSharing dispatchSharing;
+
+	/**
+	 * @param prefixIndex the prefix index, or {@code null}
+	 * @param dispatchSharing the replica's dispatch sharing, or {@code null} when it is off
+	 */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
-			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex) {
+			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, DispatchSharing dispatchSharing) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
 		this.saturation = saturation;
 		this.clock = clock;
 		this.prefixIndex = prefixIndex;
+		this.dispatchSharing = dispatchSharing;
 	}
 
 	@ReadOperation
@@ -68,7 +76,8 @@ public class InferenceEndpoint {
 		for (DecisionRecord record : decisions.recent()) {
 			recent.add(decision(record));
 		}
-		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null);
+		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null,
+				(dispatchSharing != null) ? dispatchSharing.stats() : null);
 	}
 
 	private InferenceReport.Metrics metrics(io.infergate.routing.endpoint.Endpoint endpoint, long now) {

@@ -4,13 +4,16 @@ import java.util.List;
 import java.util.Map;
 
 import io.infergate.routing.prefix.PrefixIndexStats;
+import io.infergate.routing.replica.DispatchSharingStats;
 
 /**
  * The body of {@code GET /actuator/inference}. Field names are part of the contract that tests, the dashboard and
  * operators' scripts read. {@code prefixIndex} (the approximate prefix index's size, blocks per endpoint, memory and
- * the hit ratio of its own predictions) is {@code null} when no profile uses the index.
+ * the hit ratio of its own predictions) is {@code null} when no profile uses the index; {@code dispatchSharing} (what
+ * this replica told its peers and heard from them) is {@code null} unless dispatch sharing is on.
  */
-public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex) {
+public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex,
+		DispatchSharingStats dispatchSharing) {
 
 	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints) {
 	}

@@ -28,6 +28,7 @@ import io.infergate.routing.metrics.MetricsScrapers;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.prefix.PrefixIndex;
+import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
@@ -78,8 +79,9 @@ public class RoutingAutoConfiguration {
 	@ConditionalOnAvailableEndpoint
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
-			ObjectProvider<PrefixIndex> prefixIndex) {
-		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable());
+			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<DispatchSharing> dispatchSharing) {
+		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
+				dispatchSharing.getIfAvailable());
 	}
 
 	@Bean

@@ -125,7 +125,7 @@ final class LiveReplay {
 		}
 		RunResult run = new RunResult(policy, ratePerSecond, measured, arrivals.length, completed, failed,
 				atEnd.queryTokens() - atWindowStart.queryTokens(), atEnd.hitTokens() - atWindowStart.hitTokens(),
-				atEnd.preemptions() - atWindowStart.preemptions(), perPod, endMicros);
+				atEnd.preemptions() - atWindowStart.preemptions(), perPod, endMicros, new long[0]);
 		double engineCount = atEnd.ttftCount() - atStart.ttftCount();
 		return new Result(run, (completed > 0) ? ttftSumMs / completed : Double.NaN,
 				(engineCount > 0) ? (atEnd.ttftSumSeconds() - atStart.ttftSumSeconds()) / engineCount * 1000

@@ -139,6 +139,8 @@ public final class Replay {
 
 	private long[] windowStartCounters = new long[3];
 
+	private long[] prefixIndexBytes = new long[0];
+
 	/** The request being routed, for the oracle scorer. */
 	private int[] routedPromptTokens;
 
@@ -186,6 +188,9 @@ public final class Replay {
 			}
 			startArrivals();
 			loop();
+			prefixIndexBytes = gateways.stream()
+				.mapToLong((gateway) -> gateway.context.prefixIndex().stats().approximateMemoryBytes())
+				.toArray();
 		}
 		finally {
 			gateways.forEach(Gateway::close);
@@ -448,7 +453,7 @@ public final class Replay {
 		return new RunResult(policy.name(),
 				workload.arrival().type() == Arrival.Type.CLOSED_LOOP ? Double.NaN : ratePerSecond,
 				List.copyOf(measured), issued, completed, failed, end[0] - windowStartCounters[0],
-				end[1] - windowStartCounters[1], end[2] - windowStartCounters[2], perPod, endMicros);
+				end[1] - windowStartCounters[1], end[2] - windowStartCounters[2], perPod, endMicros, prefixIndexBytes);
 	}
 
 	private record Event(long timeMicros, long sequence, Runnable action) {
