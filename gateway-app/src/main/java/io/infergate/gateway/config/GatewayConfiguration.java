@@ -5,8 +5,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
-import io.infergate.gateway.filter.InferenceRequestFilter;
+import io.infergate.gateway.filter.DispatchFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
+import io.infergate.gateway.filter.ReadRequestFilter;
+import io.infergate.gateway.filter.ResolveModelFilter;
 import io.infergate.gateway.filter.UpstreamRetryFilter;
 import io.infergate.gateway.model.ModelCatalog;
 import io.infergate.gateway.model.ModelProperties;
@@ -34,8 +36,18 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
-	InferenceRequestFilter inferenceRequestFilter(ModelCatalog catalog, GatewayProperties properties) {
-		return new InferenceRequestFilter(catalog, properties);
+	ReadRequestFilter readRequestFilter(GatewayProperties properties) {
+		return new ReadRequestFilter(properties.getMaxBodySize().toBytes());
+	}
+
+	@Bean
+	ResolveModelFilter resolveModelFilter(ModelCatalog catalog, GatewayProperties properties) {
+		return new ResolveModelFilter(catalog, properties.getAssumedMaxTokens());
+	}
+
+	@Bean
+	DispatchFilter dispatchFilter(GatewayProperties properties) {
+		return new DispatchFilter(properties.isServedByHeaders());
 	}
 
 	@Bean

@@ -10,7 +10,7 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 import io.infergate.gateway.model.ModelsHandler;
-import io.infergate.gateway.openai.InferenceApi;
+import io.infergate.routing.openai.InferenceApi;
 
 /**
  * One gateway route for every model: the body, not the route, picks the pool. The route's own URI is replaced

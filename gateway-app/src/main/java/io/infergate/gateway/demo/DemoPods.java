@@ -8,7 +8,7 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.context.SmartLifecycle;
 
-import io.infergate.routing.loadbalancer.PoolEndpointSynchronizer;
+import io.infergate.routing.discovery.PoolEndpointSynchronizer;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.SimulatorConfig;
 import io.infergate.sim.engine.EngineConfig;

@@ -17,8 +17,8 @@ import org.springframework.web.server.WebExceptionHandler;
 import io.infergate.gateway.filter.UpstreamRetryFilter;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.endpoint.EndpointId;
-import io.infergate.routing.loadbalancer.Dispatch;
-import io.infergate.routing.loadbalancer.InfergateAttributes;
+import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Renders every failure on the API as an OpenAI-style JSON error with a fitting status. Runs before Spring

@@ -15,7 +15,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 import io.infergate.gateway.error.OpenAiError;
-import io.infergate.routing.loadbalancer.Dispatch;
+import io.infergate.routing.dispatch.Dispatch;
 
 /**
  * The response to an inference request. When the upstream fails in the middle of an SSE stream, the client

@@ -3,7 +3,7 @@ package io.infergate.gateway.filter;
 
 import tools.jackson.core.io.JsonStringEncoder;
 
-import io.infergate.gateway.openai.ParsedRequest;
+import io.infergate.routing.openai.ParsedRequest;
 
 /** Replaces the {@code model} value of a request body in place, leaving every other byte as the client sent it. */
 final class ModelRewriter {

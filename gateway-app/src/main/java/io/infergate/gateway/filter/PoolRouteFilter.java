@@ -6,14 +6,12 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.cloud.gateway.filter.ReactiveLoadBalancerClientFilter;
-import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.model.ModelRoute;
-import io.infergate.routing.loadbalancer.InfergateAttributes;
+import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Points an inference request at its pool, {@code lb://<pool>}, after the route has set its own URL and before
@@ -21,12 +19,9 @@ import io.infergate.routing.loadbalancer.InfergateAttributes;
  */
 public class PoolRouteFilter implements GlobalFilter, Ordered {
 
-	public static final int ORDER = (RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER
-			+ ReactiveLoadBalancerClientFilter.LOAD_BALANCER_CLIENT_FILTER_ORDER) / 2 + 10;
-
 	@Override
 	public int getOrder() {
-		return ORDER;
+		return RequestPathOrder.POOL_ROUTE;
 	}
 
 	@Override

@@ -11,14 +11,13 @@ import reactor.netty.http.client.PrematureCloseException;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.routing.loadbalancer.Dispatch;
-import io.infergate.routing.loadbalancer.InfergateAttributes;
+import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Sends an inference request to another endpoint when the chosen one cannot be reached, or answers 502/503,
@@ -32,8 +31,6 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 
 	private static final Log logger = LogFactory.getLog(UpstreamRetryFilter.class);
 
-	public static final int ORDER = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;
-
 	private final int retries;
 
 	public UpstreamRetryFilter(int retries) {
@@ -42,7 +39,7 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public int getOrder() {
-		return ORDER;
+		return RequestPathOrder.UPSTREAM_RETRY;
 	}
 
 	@Override

@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
-import io.infergate.gateway.openai.InferenceApi;
-import io.infergate.gateway.openai.OpenAiRequestParser;
-import io.infergate.gateway.openai.ParsedRequest;
+import io.infergate.routing.openai.InferenceApi;
+import io.infergate.routing.openai.OpenAiRequestParser;
+import io.infergate.routing.openai.ParsedRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -14,7 +14,10 @@ import org.springframework.cloud.loadbalancer.core.ReactorServiceInstanceLoadBal
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.RoutingOutcome;
+import io.infergate.routing.discovery.PoolInstanceSuppliers;
+import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * The Spring Cloud LoadBalancer face of {@link InferenceRouter}, one per pool. It reads the request's

@@ -8,6 +8,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import io.infergate.routing.InferenceRouter;
+import io.infergate.routing.discovery.PoolInstanceSuppliers;
 import io.infergate.routing.pool.EndpointRegistry;
 
 /**

@@ -19,17 +19,20 @@ import io.infergate.bench.quality.workload.WorkloadRequests.Conversation;
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
-import io.infergate.routing.loadbalancer.Dispatch;
+import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.replica.DispatchChannel;
 import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.EngineEventListener;
 import io.infergate.sim.engine.EngineRequest;
+import io.infergate.sim.engine.KvEventSink;
 import io.infergate.sim.engine.MetricsSnapshot;
 import io.infergate.sim.engine.VirtualTimeEngine;
 
@@ -52,6 +55,9 @@ import io.infergate.sim.engine.VirtualTimeEngine;
  * <li><b>Arrivals</b>: Poisson (exponential gaps at the rate) or closed-loop (each client sends its next request when
  * the previous one ends). Multi-turn conversations send their next turn a think time after the previous reply ends;
  * under Poisson arrivals new conversations start at rate / turns, so requests arrive at about the rate.</li>
+ * <li><b>KV-cache events</b>: when the profile reads the engine block index ({@code precise-prefix}), every engine
+ * hands its event batches in-process to that index of every gateway replica at the end of each step, the objects a
+ * ZeroMQ subscriber would decode, with no transport delay.</li>
  * <li><b>Failures</b>: a request the router gives no endpoint, or that the chosen engine refuses (too long), counts as
  * failed at its arrival.</li>
  * <li><b>Gateway replicas</b> ({@link Workload#gateways()}): each is its own routing context (prefix index, sessions,
@@ -118,6 +124,9 @@ public final class Replay {
 
 	private final List<Gateway> gateways = new ArrayList<>();
 
+	/** The engine block index of every replica whose profile reads one: each replica subscribes to every pod. */
+	private final List<EngineBlockIndex> engineBlockIndexes = new ArrayList<>();
+
 	private final List<RequestRecord> measured = new ArrayList<>();
 
 	private long sequence;
@@ -176,8 +185,15 @@ public final class Replay {
 	public RunResult run() {
 		List<URI> uris = new ArrayList<>();
 		for (int i = 0; i < workload.cluster().pods(); i++) {
-			uris.add(URI.create("http://pod-" + i + ".bench:8000"));
-			pods.add(new Pod(i, workload.cluster().engineConfig(i)));
+			URI uri = URI.create("http://pod-" + i + ".bench:8000");
+			uris.add(uri);
+			EndpointId id = EndpointId.of(uri);
+			KvEventSink kvEvents = (batch) -> {
+				for (EngineBlockIndex index : engineBlockIndexes) {
+					index.apply(id, batch);
+				}
+			};
+			pods.add(new Pod(i, workload.cluster().engineConfig(i), kvEvents));
 		}
 		try {
 			for (int g = 0; g < workload.gateways(); g++) {
@@ -490,6 +506,10 @@ public final class Replay {
 			for (int i = 0; i < endpoints.size(); i++) {
 				podsByEndpoint.put(endpoints.get(i), pods.get(i));
 			}
+			EngineBlockIndex engineBlocks = context.engineBlockIndexReadBy(policy.profile());
+			if (engineBlocks != null) {
+				engineBlockIndexes.add(engineBlocks);
+			}
 			if (policy.dispatchSharing()) {
 				new DispatchSharing(context.prefixIndex(), this, registry).start();
 			}
@@ -526,9 +546,9 @@ public final class Replay {
 
 		final VirtualTimeEngine engine;
 
-		Pod(int index, EngineConfig config) {
+		Pod(int index, EngineConfig config, KvEventSink kvEvents) {
 			this.index = index;
-			this.engine = new VirtualTimeEngine(config, this, VirtualClock.EPOCH_MILLIS / 1000.0);
+			this.engine = new VirtualTimeEngine(config, this, VirtualClock.EPOCH_MILLIS / 1000.0, kvEvents);
 		}
 
 		@Override

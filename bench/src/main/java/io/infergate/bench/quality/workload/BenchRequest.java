@@ -2,6 +2,7 @@ package io.infergate.bench.quality.workload;
 
 import java.util.List;
 
+import io.infergate.routing.openai.PromptText;
 import io.infergate.sim.engine.ChatTemplate;
 import io.infergate.sim.engine.Tokenizer;
 
@@ -16,23 +17,18 @@ import io.infergate.sim.engine.Tokenizer;
 public record BenchRequest(String sessionKey, String adapter, List<ChatTemplate.Message> messages,
 		int outputTokens) {
 
-	/** Separators the gateway puts around each message when it builds the prompt text for prefix hashing. */
-	static final char MESSAGE_SEPARATOR = '\u001e';
-
-	static final char ROLE_SEPARATOR = '\u001f';
-
 	/**
-	 * The prompt text the gateway derives from these messages for the scheduler: each message as
-	 * {@code \u001e role \u001f content}, so the prefix index sees what it sees in production.
+	 * The prompt text the gateway derives from these messages for the scheduler, built by the gateway's own
+	 * {@link PromptText}, so the prefix index sees what it sees in production.
 	 */
 	public String gatewayPromptText() {
 		int length = 0;
 		for (ChatTemplate.Message message : messages) {
-			length += 2 + message.role().length() + message.content().length();
+			length += PromptText.messageLength(message.role(), message.content());
 		}
 		StringBuilder text = new StringBuilder(length);
 		for (ChatTemplate.Message message : messages) {
-			text.append(MESSAGE_SEPARATOR).append(message.role()).append(ROLE_SEPARATOR).append(message.content());
+			PromptText.appendMessage(text, message.role(), message.content());
 		}
 		return text.toString();
 	}

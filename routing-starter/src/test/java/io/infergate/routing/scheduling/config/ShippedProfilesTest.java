@@ -37,8 +37,8 @@ class ShippedProfilesTest {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 			SchedulingProfile profile = profiles.defaultProfile();
 
-			assertThat(profiles.names()).containsExactly("default", "load-only", "least-request", "round-robin",
-					"random", "prefix-only", "chwbl", "chwbl-engine-load", "session", "hybrid");
+			assertThat(profiles.names()).containsExactly("default", "precise", "load-only", "least-request",
+					"round-robin", "random", "prefix-only", "chwbl", "chwbl-engine-load", "session", "hybrid");
 			assertThat(profile.name()).isEqualTo("default");
 			assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("ready", "saturation");
 			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
@@ -48,7 +48,7 @@ class ShippedProfilesTest {
 	}
 
 	@Test
-	void shipsThePrefixChwblSessionAndHybridProfiles() {
+	void shipsThePrefixChwblSessionHybridAndPreciseProfiles() {
 		try (ConfigurableApplicationContext context = run(new String[0])) {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 
@@ -62,12 +62,14 @@ class ShippedProfilesTest {
 				.isEqualTo("[ready, saturation] {session-affinity=3.0, queue=2.0, kv-cache=2.0} max-score");
 			assertThat(describe(profiles.get("hybrid")))
 				.isEqualTo("[ready, lora-affinity] {estimated-ttft=1.0} max-score");
+			assertThat(describe(profiles.get("precise")))
+				.isEqualTo("[ready, saturation] {queue=2.0, kv-cache=2.0, precise-prefix=3.0} max-score");
 			assertThat(context.getBean(EstimatedTtftScorer.Config.class).inFlightRequestMicros()).isEqualTo(1000);
 		}
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "load-only", "least-request", "round-robin", "random", "prefix-only", "chwbl",
+	@ValueSource(strings = { "precise", "load-only", "least-request", "round-robin", "random", "prefix-only", "chwbl",
 			"chwbl-engine-load", "session", "hybrid" })
 	void springProfileOfTheSameNameBecomesTheDefault(String name) {
 		try (ConfigurableApplicationContext context = run(new String[] { name })) {

@@ -1,0 +1,39 @@
+package io.infergate.gateway.filter;
+
+import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.cloud.gateway.filter.ReactiveLoadBalancerClientFilter;
+import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
+
+/**
+ * The order of every filter on the inference request path, in one place. Each step is its own filter; a
+ * request that a step rejects never reaches the next.
+ * <ol>
+ * <li>{@link #READ_AND_PARSE}: read the body under the size limit, parse the fields the gateway needs;</li>
+ * <li>{@link #RESOLVE_MODEL}: resolve {@code model} to a pool and rewrite it for the pool's servers;</li>
+ * <li>{@link #DISPATCH}: open the request's dispatch, decorate the response, release the in-flight count when
+ * the response ends;</li>
+ * <li>{@link #UPSTREAM_RETRY} and {@link #POOL_ROUTE}: per attempt, point the request at its pool, where the load
+ * balancer picks the endpoint.</li>
+ * </ol>
+ * Every step up to {@link #DISPATCH} runs outside the response writer (below {@link NettyWriteResponseFilter}'s
+ * order), so the chain it wraps completes only once the response body has been written.
+ */
+public final class RequestPathOrder {
+
+	/** The last step outside the response writer. */
+	public static final int DISPATCH = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 10;
+
+	public static final int RESOLVE_MODEL = DISPATCH - 20;
+
+	public static final int READ_AND_PARSE = RESOLVE_MODEL - 10;
+
+	/** After the route has set its URL, so a retry can restore it. */
+	public static final int UPSTREAM_RETRY = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;
+
+	/** Between the route's URL and the load balancer, which reads {@code lb://<pool>}. */
+	public static final int POOL_ROUTE = (RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER
+			+ ReactiveLoadBalancerClientFilter.LOAD_BALANCER_CLIENT_FILTER_ORDER) / 2 + 10;
+
+	private RequestPathOrder() {
+	}
+}

@@ -1,0 +1,117 @@
+package io.infergate.gateway.filter;
+
+import java.net.URI;
+
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.request.InfergateAttributes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DispatchFilterTests {
+
+	private final Endpoint endpoint = new Endpoint("llama", URI.create("http://10.0.0.5:8000"));
+
+	@Test
+	void countsTheRequestInFlightUntilTheResponseHasBeenWritten() {
+		MockServerWebExchange exchange = resolved();
+		int[] inFlightWhileResponding = new int[1];
+
+		new DispatchFilter(true).filter(exchange, (e) -> {
+			dispatchOf(e).dispatchTo(endpoint);
+			inFlightWhileResponding[0] = endpoint.inFlightRequests();
+			return Mono.empty();
+		}).block();
+
+		assertThat(inFlightWhileResponding[0]).isEqualTo(1);
+		assertThat(endpoint.inFlightRequests()).isZero();
+		assertThat(endpoint.inFlightTokens()).isZero();
+	}
+
+	@Test
+	void releasesTheInFlightCountWhenTheClientCancels() {
+		MockServerWebExchange exchange = resolved();
+
+		Disposable subscription = new DispatchFilter(true).filter(exchange, (e) -> {
+			dispatchOf(e).dispatchTo(endpoint);
+			return Mono.never();
+		}).subscribe();
+		assertThat(endpoint.inFlightRequests()).isEqualTo(1);
+		subscription.dispose();
+
+		assertThat(endpoint.inFlightRequests()).isZero();
+	}
+
+	@Test
+	void releasesTheInFlightCountWhenTheResponseFails() {
+		MockServerWebExchange exchange = resolved();
+
+		new DispatchFilter(true).filter(exchange, (e) -> {
+			dispatchOf(e).dispatchTo(endpoint);
+			return Mono.error(new IllegalStateException("upstream reset"));
+		}).onErrorComplete().block();
+
+		assertThat(endpoint.inFlightRequests()).isZero();
+	}
+
+	@Test
+	void saysWhichPoolAndEndpointServedTheResponse() {
+		MockServerWebExchange exchange = resolved();
+
+		new DispatchFilter(true).filter(exchange, (e) -> respondFrom(e, endpoint)).block();
+
+		assertThat(exchange.getResponse().getHeaders().getFirst(DispatchFilter.POOL_HEADER)).isEqualTo("llama");
+		assertThat(exchange.getResponse().getHeaders().getFirst(DispatchFilter.ENDPOINT_HEADER))
+			.isEqualTo("10.0.0.5:8000");
+	}
+
+	@Test
+	void omitsTheServedByHeadersWhenTurnedOff() {
+		MockServerWebExchange exchange = resolved();
+
+		new DispatchFilter(false).filter(exchange, (e) -> respondFrom(e, endpoint)).block();
+
+		assertThat(exchange.getResponse().getHeaders().containsHeader(DispatchFilter.POOL_HEADER)).isFalse();
+		assertThat(exchange.getResponse().getHeaders().containsHeader(DispatchFilter.ENDPOINT_HEADER)).isFalse();
+	}
+
+	@Test
+	void leavesExchangesWithoutAResolvedRequestAlone() {
+		MockServerWebExchange exchange = FilterExchanges.chat("{}");
+		FilterExchanges.RecordingChain chain = new FilterExchanges.RecordingChain();
+
+		new DispatchFilter(true).filter(exchange, chain).block();
+
+		assertThat(chain.reached().<Object>getAttribute(InfergateAttributes.DISPATCH)).isNull();
+	}
+
+	/** What the proxy does: dispatch, receive the upstream's response, write it. */
+	private static Mono<Void> respondFrom(ServerWebExchange exchange, Endpoint endpoint) {
+		dispatchOf(exchange).dispatchTo(endpoint);
+		exchange.getAttributes().put(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR, new Object());
+		return exchange.getResponse().setComplete();
+	}
+
+	private static Dispatch dispatchOf(ServerWebExchange exchange) {
+		return exchange.getAttribute(InfergateAttributes.DISPATCH);
+	}
+
+	/** The exchange as the resolve step leaves it. */
+	private static MockServerWebExchange resolved() {
+		MockServerWebExchange exchange = FilterExchanges.chat("{}");
+		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, new ModelRoute("llama", "llama-8b", null));
+		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST,
+				new InferenceRequest("llama-8b", "llama", "llama-8b", null, "hi", 1, 16, false, null, 0));
+		return exchange;
+	}
+}

@@ -1,0 +1,17 @@
+package io.infergate.routing.openai;
+
+/**
+ * The fields of an OpenAI request body the gateway needs, read in one streaming pass.
+ *
+ * @param model the {@code model} value
+ * @param modelValueStart byte offset of the opening quote of the {@code model} value
+ * @param modelValueEnd byte offset just past its closing quote
+ * @param stream the {@code stream} flag
+ * @param maxTokens {@code max_completion_tokens} or {@code max_tokens}, or {@code null} when absent
+ * @param promptText the prompt as one string, as {@link PromptText} builds it
+ * @param promptTokenHint tokens given as token ids in a completion prompt (they count one each), else 0
+ * @param user the {@code user} value, or {@code null}
+ */
+public record ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
+		String promptText, int promptTokenHint, String user) {
+}

@@ -1,0 +1,35 @@
+package io.infergate.routing.request;
+
+/**
+ * Every exchange attribute Infergate sets, in one place, in the order the request path sets them. The gateway's
+ * filters write them; the load balancer reads them through {@code RequestDataContext}, since it never sees the
+ * request body.
+ */
+public final class InfergateAttributes {
+
+	private static final String PREFIX = "io.infergate.";
+
+	/** The {@link io.infergate.routing.openai.InferenceApi} of a request on the inference route. */
+	public static final String INFERENCE_API = PREFIX + "inferenceApi";
+
+	/** The request body as the client sent it, read once under the size limit. */
+	public static final String REQUEST_BODY = PREFIX + "requestBody";
+
+	/** The {@link io.infergate.routing.openai.ParsedRequest}: the fields of the body the gateway needs. */
+	public static final String PARSED_REQUEST = PREFIX + "parsedRequest";
+
+	/** The resolved model route (pool, target model, adapter) of the request. */
+	public static final String MODEL_ROUTE = PREFIX + "modelRoute";
+
+	/** The {@link InferenceRequest} the scheduler sees. */
+	public static final String INFERENCE_REQUEST = PREFIX + "inferenceRequest";
+
+	/**
+	 * The request's {@link io.infergate.routing.dispatch.Dispatch}: endpoints tried, the one in flight, and the
+	 * last routing outcome.
+	 */
+	public static final String DISPATCH = PREFIX + "dispatch";
+
+	private InfergateAttributes() {
+	}
+}

@@ -1,0 +1,120 @@
+package io.infergate.routing.openai;
+
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class OpenAiRequestParserTests {
+
+	private final OpenAiRequestParser parser = new OpenAiRequestParser();
+
+	private ParsedRequest parse(String json, InferenceApi api) throws InvalidRequestException {
+		return parser.parse(json.getBytes(StandardCharsets.UTF_8), api);
+	}
+
+	@Test
+	void readsTheFieldsTheGatewayNeedsFromAChatRequest() throws Exception {
+		String json = """
+				{"model":"llama","temperature":0.2,"stream":true,"max_tokens":64,"user":"u1",
+				 "tools":[{"type":"function","function":{"name":"f","parameters":{"model":"not-this"}}}],
+				 "messages":[{"role":"system","content":"be brief"},{"role":"user","content":"hi"}]}""";
+
+		ParsedRequest parsed = parse(json, InferenceApi.CHAT_COMPLETIONS);
+
+		assertThat(parsed.model()).isEqualTo("llama");
+		assertThat(parsed.stream()).isTrue();
+		assertThat(parsed.maxTokens()).isEqualTo(64);
+		assertThat(parsed.user()).isEqualTo("u1");
+		assertThat(parsed.promptText()).isEqualTo("\u001esystem\u001fbe brief\u001euser\u001fhi");
+		assertThat(json.substring(parsed.modelValueStart(), parsed.modelValueEnd())).isEqualTo("\"llama\"");
+	}
+
+	@Test
+	void maxCompletionTokensWinsOverMaxTokens() throws Exception {
+		ParsedRequest parsed = parse("{\"max_completion_tokens\":7,\"model\":\"m\",\"max_tokens\":9,"
+				+ "\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}", InferenceApi.CHAT_COMPLETIONS);
+
+		assertThat(parsed.maxTokens()).isEqualTo(7);
+		assertThat(parsed.stream()).isFalse();
+	}
+
+	@Test
+	void joinsTheTextPartsOfMultipartContent() throws Exception {
+		ParsedRequest parsed = parse("""
+				{"model":"m","messages":[{"content":[{"type":"text","text":"a"},{"type":"image_url",
+				"image_url":{"url":"data:x"}},{"type":"text","text":"b"}],"role":"user"},
+				{"role":"assistant","content":null,"tool_calls":[]}]}""", InferenceApi.CHAT_COMPLETIONS);
+
+		assertThat(parsed.promptText()).isEqualTo("\u001euser\u001fab\u001eassistant\u001f");
+	}
+
+	@Test
+	void messageBoundariesChangeThePromptText() throws Exception {
+		ParsedRequest split = parse("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"ab\"},"
+				+ "{\"role\":\"user\",\"content\":\"c\"}]}", InferenceApi.CHAT_COMPLETIONS);
+		ParsedRequest joined = parse("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"a\"},"
+				+ "{\"role\":\"user\",\"content\":\"bc\"}]}", InferenceApi.CHAT_COMPLETIONS);
+
+		assertThat(split.promptText()).isNotEqualTo(joined.promptText());
+	}
+
+	@Test
+	void readsStringAndTokenIdPrompts() throws Exception {
+		assertThat(parse("{\"model\":\"m\",\"prompt\":\"once upon\"}", InferenceApi.COMPLETIONS).promptText())
+			.isEqualTo("once upon");
+		ParsedRequest tokens = parse("{\"model\":\"m\",\"prompt\":[[1,2,3],[4]]}", InferenceApi.COMPLETIONS);
+		assertThat(tokens.promptTokenHint()).isEqualTo(4);
+	}
+
+	@Test
+	void findsTheModelValueEvenWithEscapes() throws Exception {
+		String json = "{ \"messages\":[{\"role\":\"user\",\"content\":\"q\"}], \"model\" : \"a\\\"b\\\\\" }";
+
+		ParsedRequest parsed = parse(json, InferenceApi.CHAT_COMPLETIONS);
+
+		assertThat(parsed.model()).isEqualTo("a\"b\\");
+		assertThat(json.substring(parsed.modelValueStart(), parsed.modelValueEnd())).isEqualTo("\"a\\\"b\\\\\"");
+	}
+
+	@Test
+	void rejectsMalformedJson() {
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"m\",", InferenceApi.CHAT_COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.isMalformedJson()).isTrue());
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("[1,2]", InferenceApi.CHAT_COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.isMalformedJson()).isTrue());
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"m\",\"prompt\":\"p\"} trailing", InferenceApi.COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.isMalformedJson()).isTrue());
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("", InferenceApi.COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.isMalformedJson()).isTrue());
+	}
+
+	@Test
+	void namesTheFieldThatIsMissingOrWrong() {
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}",
+					InferenceApi.CHAT_COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("model"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"m\"}", InferenceApi.CHAT_COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("messages"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"m\",\"messages\":[]}", InferenceApi.CHAT_COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("messages"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"m\",\"prompt\":\"p\",\"max_tokens\":0}", InferenceApi.COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("max_tokens"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"m\",\"prompt\":\"p\",\"stream\":\"yes\"}", InferenceApi.COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("stream"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"a\",\"prompt\":\"p\",\"model\":\"b\"}", InferenceApi.COMPLETIONS))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("model"));
+	}
+}
