@@ -28,6 +28,9 @@ import io.infergate.sim.engine.EngineConfig;
  * of those pods with the policy's profile. Every process logs to its own file under the log directory, and
  * {@link #close()} stops all of them.
  * <p>
+ * When the policy's profile reads KV-cache events ({@code precise}), every pod publishes them (a ZeroMQ PUB and a
+ * replay socket on free ports) and every gateway subscribes to every pod.
+ * <p>
  * The gateways' clocks are wall time while the pods run {@code timeScale} times faster than the modelled GPU, so the
  * gateway settings that are durations are divided by the time scale: the metrics scrape interval (50 ms of model
  * time) and the saturation staleness threshold (200 ms of model time).
@@ -47,6 +50,9 @@ final class LocalCluster implements AutoCloseable {
 
 	private final List<URI> gateways = new ArrayList<>();
 
+	/** Per pod, its KV-event publisher and replay ports; empty unless the policy reads KV events. */
+	private final List<int[]> kvEventPorts = new ArrayList<>();
+
 	private final Path logs;
 
 	private LocalCluster(Path logs) {
@@ -61,7 +67,7 @@ final class LocalCluster implements AutoCloseable {
 		Files.createDirectories(logs);
 		LocalCluster cluster = new LocalCluster(logs);
 		try {
-			cluster.startPods(workload, timeScale, simJar);
+			cluster.startPods(workload, Replay.readsKvEvents(policy.name()), timeScale, simJar);
 			URI redis = policy.dispatchSharing() ? cluster.startRedis() : null;
 			for (int g = 0; g < gatewayCount; g++) {
 				cluster.startGateway(g, workload, policy, timeScale, redis, gatewayJar);
@@ -82,7 +88,7 @@ final class LocalCluster implements AutoCloseable {
 		return gateways;
 	}
 
-	private void startPods(Workload workload, double timeScale, Path simJar) throws IOException {
+	private void startPods(Workload workload, boolean kvEvents, double timeScale, Path simJar) throws IOException {
 		Workload.Cluster cluster = workload.cluster();
 		List<Integer> ports = new ArrayList<>();
 		for (int i = 0; i < cluster.pods(); i++) {
@@ -97,6 +103,12 @@ final class LocalCluster implements AutoCloseable {
 			if (!cluster.adapters().isEmpty()) {
 				command.addAll(List.of("--lora-modules", String.join(",", cluster.adapters()), "--max-loras",
 						Integer.toString(engine.maxLoras())));
+			}
+			if (kvEvents) {
+				int[] eventPorts = { freePort(), freePort() };
+				kvEventPorts.add(eventPorts);
+				command.addAll(List.of("--kv-events-port", Integer.toString(eventPorts[0]), "--kv-events-replay-port",
+						Integer.toString(eventPorts[1])));
 			}
 			launch("pod-" + i, command);
 			ports.add(port);
@@ -143,6 +155,15 @@ final class LocalCluster implements AutoCloseable {
 			command.addAll(List.of("--infergate.models." + adapter + ".pool=" + Replay.POOL,
 					"--infergate.models." + adapter + ".target-model=" + Replay.MODEL,
 					"--infergate.models." + adapter + ".adapter=" + adapter));
+		}
+		if (!kvEventPorts.isEmpty()) {
+			command.add("--infergate.pools." + Replay.POOL + ".kv-events.enabled=true");
+		}
+		for (int i = 0; i < kvEventPorts.size(); i++) {
+			String addresses = "--infergate.pools." + Replay.POOL + ".kv-events.addresses[" + pods.get(i).getHost()
+					+ ":" + pods.get(i).getPort() + "].";
+			command.addAll(List.of(addresses + "publisher=tcp://127.0.0.1:" + kvEventPorts.get(i)[0],
+					addresses + "replay=tcp://127.0.0.1:" + kvEventPorts.get(i)[1]));
 		}
 		if (redis != null) {
 			command.addAll(List.of("--infergate.scheduling.dispatch-sharing.transport=redis",

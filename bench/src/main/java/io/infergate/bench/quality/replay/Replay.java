@@ -182,6 +182,11 @@ public final class Replay {
 		return RoutingContext.profileNames();
 	}
 
+	/** Whether a policy's profile reads the engines' KV-cache events, so its pods must publish them. */
+	public static boolean readsKvEvents(String policy) {
+		return RoutingContext.readsEngineBlocks(Policy.parse(policy).profile());
+	}
+
 	public RunResult run() {
 		List<URI> uris = new ArrayList<>();
 		for (int i = 0; i < workload.cluster().pods(); i++) {

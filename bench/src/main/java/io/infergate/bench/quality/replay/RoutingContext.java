@@ -77,6 +77,14 @@ final class RoutingContext implements AutoCloseable {
 		}
 	}
 
+	/** Whether the profile named {@code profile} reads the engines' KV-cache events. */
+	static boolean readsEngineBlocks(String profile) {
+		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(Map.of()),
+				new NoOracle(), RandomGenerator.of("L64X128MixRandom"))) {
+			return probe.engineBlockIndexReadBy(profile) != null;
+		}
+	}
+
 	InferenceRouter router() {
 		return router;
 	}
