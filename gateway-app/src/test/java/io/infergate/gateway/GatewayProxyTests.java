@@ -103,6 +103,19 @@ class GatewayProxyTests extends SimulatedPodsTest {
 	}
 
 	@Test
+	void withoutKeysOrLimitsEveryRequestPassesAsBeforeWithoutRateLimitHeaders() {
+		HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
+			.header("Content-Type", "application/json")
+			.header("Authorization", "Bearer anything-at-all")
+			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("alpha", "no keys", false, 2)))
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().map().keySet()).noneMatch((name) -> name.startsWith("x-ratelimit"));
+		assertThat(Http.get(managementUrl("/actuator/inference")).body()).contains("\"tenants\":[]");
+	}
+
+	@Test
 	void sendsAnAdapterModelAsTheAdapterName() {
 		HttpResponse<String> response = chat("support", false, 4);
 
@@ -133,6 +146,10 @@ class GatewayProxyTests extends SimulatedPodsTest {
 		assertThat(a0.faults().state().failNextGenerations()).isZero();
 		assertThat(List.of(first, second)).anySatisfy((response) -> assertThat(
 				response.headers().firstValue("x-infergate-endpoint")).hasValue(Sims.id(a1)));
+		// nothing of the 503's head is left over: one length, the served body's
+		assertThat(List.of(first, second)).allSatisfy((response) -> assertThat(
+				response.headers().allValues("content-length")).containsExactly(
+						Integer.toString(response.body().getBytes(StandardCharsets.UTF_8).length)));
 	}
 
 	@Test

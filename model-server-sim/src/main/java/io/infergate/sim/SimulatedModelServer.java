@@ -3,6 +3,7 @@ package io.infergate.sim;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,7 @@ import io.infergate.sim.engine.MetricsSnapshot;
 import io.infergate.sim.engine.Tokenizer;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
+import io.infergate.sim.http.EmbeddingsHandler;
 import io.infergate.sim.http.FallbackHandler;
 import io.infergate.sim.http.FaultsHandler;
 import io.infergate.sim.http.GenerationHandler;
@@ -22,6 +24,9 @@ import io.infergate.sim.http.MetricsHandler;
 import io.infergate.sim.http.ModelsHandler;
 import io.infergate.sim.http.ResetPrefixCacheHandler;
 import io.infergate.sim.kvevents.KvEventPublisher;
+import io.infergate.sim.http.ResponsesHandler;
+import io.infergate.sim.http.ScoringHandler;
+import io.infergate.sim.http.TokenizerHandler;
 import io.infergate.sim.metrics.PrometheusExposition;
 
 /**
@@ -102,8 +107,15 @@ public final class SimulatedModelServer implements AutoCloseable {
 		String model = this.config.modelName();
 		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, this.faults));
 		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, this.faults));
-		server.createContext("/v1/models", new ModelsHandler(model, this.config.engine().loraModules(),
-				this.config.engine().maxModelLen()));
+		server.createContext("/v1/responses", new ResponsesHandler(model, this.engine, this.faults));
+		server.createContext("/v1/embeddings", new EmbeddingsHandler(model, this.engine, this.faults));
+		server.createContext("/v1/rerank", new ScoringHandler(true, model, this.engine, this.faults));
+		server.createContext("/v1/score", new ScoringHandler(false, model, this.engine, this.faults));
+		List<String> adapters = this.config.engine().loraModules();
+		int maxModelLen = this.config.engine().maxModelLen();
+		server.createContext("/tokenize", new TokenizerHandler(true, model, adapters, maxModelLen));
+		server.createContext("/detokenize", new TokenizerHandler(false, model, adapters, maxModelLen));
+		server.createContext("/v1/models", new ModelsHandler(model, adapters, maxModelLen));
 		MetricsHandler metrics = new MetricsHandler(this.config.engineFlavor(), model, this.engine, this.faults);
 		server.createContext("/metrics", metrics);
 		// trtllm-serve's /metrics is JSON; its Prometheus text is at /prometheus/metrics

@@ -1,5 +1,7 @@
 package io.infergate.gateway.error;
 
+import java.util.List;
+
 import org.springframework.http.HttpStatus;
 
 import tools.jackson.core.io.JsonStringEncoder;
@@ -23,10 +25,45 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 		return new OpenAiError(HttpStatus.BAD_REQUEST, message, "invalid_request_error", null, "invalid_json");
 	}
 
-	public static OpenAiError unknownModel(String model) {
-		return new OpenAiError(HttpStatus.NOT_FOUND,
-				"The model `" + model + "` does not exist or is not served by this gateway.", "invalid_request_error",
-				"model", "model_not_found");
+	/** Model names in error messages are cut to this many characters: the client sent them, not the gateway. */
+	public static final int MAX_ECHOED_MODEL_CHARS = 256;
+
+	/**
+	 * 404 for a model no pool serves, suggesting {@code closeNames}; echoes at most
+	 * {@value #MAX_ECHOED_MODEL_CHARS} characters of what was sent.
+	 */
+	public static OpenAiError unknownModel(String model, List<String> closeNames) {
+		StringBuilder message = new StringBuilder("The model `").append(echo(model))
+			.append("` does not exist or is not served by this gateway.");
+		if (!closeNames.isEmpty()) {
+			message.append(" Did you mean ");
+			for (int i = 0; i < closeNames.size(); i++) {
+				message.append((i == 0) ? "" : (i == closeNames.size() - 1) ? " or " : ", ")
+					.append('`')
+					.append(echo(closeNames.get(i)))
+					.append('`');
+			}
+			message.append('?');
+		}
+		message.append(" GET /v1/models lists the models.");
+		return new OpenAiError(HttpStatus.NOT_FOUND, message.toString(), "invalid_request_error", "model",
+				"model_not_found");
+	}
+
+	/** {@code model}, cut to {@value #MAX_ECHOED_MODEL_CHARS} characters with an ellipsis. */
+	public static String echo(String model) {
+		if (model.length() <= MAX_ECHOED_MODEL_CHARS) {
+			return model;
+		}
+		int end = Character.isHighSurrogate(model.charAt(MAX_ECHOED_MODEL_CHARS - 1)) ? MAX_ECHOED_MODEL_CHARS - 1
+				: MAX_ECHOED_MODEL_CHARS;
+		return model.substring(0, end) + "…";
+	}
+
+	/** 400 for a request larger than its model can take, with OpenAI's code for it. */
+	public static OpenAiError tooManyTokens(String message) {
+		return new OpenAiError(HttpStatus.BAD_REQUEST, message, "invalid_request_error", null,
+				"context_length_exceeded");
 	}
 
 	public static OpenAiError bodyTooLarge(long limitBytes) {
@@ -38,6 +75,37 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 	public static OpenAiError unavailable(String message) {
 		return new OpenAiError(HttpStatus.SERVICE_UNAVAILABLE, message, "service_unavailable", null,
 				"no_endpoint_available");
+	}
+
+	/** 401 for a request without a key, with a malformed {@code Authorization}, or with a key that is not valid. */
+	public static OpenAiError invalidApiKey(String message) {
+		return new OpenAiError(HttpStatus.UNAUTHORIZED, message, "invalid_request_error", null, "invalid_api_key");
+	}
+
+	/** 403 for a model the key may not call. */
+	public static OpenAiError modelNotAllowed(String keyId, String model) {
+		return new OpenAiError(HttpStatus.FORBIDDEN,
+				"The API key '" + keyId + "' is not allowed to call the model `" + model + "`.",
+				"invalid_request_error", "model", "model_not_allowed");
+	}
+
+	/** 429 in the words of OpenAI's rate-limit errors; {@code type} is {@code requests} or {@code tokens}. */
+	public static OpenAiError rateLimited(String message, String type) {
+		return new OpenAiError(HttpStatus.TOO_MANY_REQUESTS, message, type, null, "rate_limit_exceeded");
+	}
+
+	/** 431 for request headers above {@code server.max-http-request-header-size}. */
+	public static OpenAiError headersTooLarge(long limitBytes) {
+		return new OpenAiError(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+				"The request headers are larger than the gateway's limit of " + limitBytes + " bytes.",
+				"invalid_request_error", null, "request_headers_too_large");
+	}
+
+	/** 414 for a request line above the server's limit. */
+	public static OpenAiError uriTooLong(long limitBytes) {
+		return new OpenAiError(HttpStatus.URI_TOO_LONG,
+				"The request line is longer than the gateway's limit of " + limitBytes + " bytes.",
+				"invalid_request_error", null, "request_uri_too_long");
 	}
 
 	/** The JSON body. */

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -36,9 +34,7 @@ public final class GenerationHandler implements HttpHandler {
 
 	private final String path;
 
-	private final String baseModel;
-
-	private final List<String> adapters;
+	private final ServedModel models;
 
 	private final WallClockEngine engine;
 
@@ -47,15 +43,17 @@ public final class GenerationHandler implements HttpHandler {
 	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, FaultInjector faults) {
 		this.chat = chat;
 		this.path = chat ? "/v1/chat/completions" : "/v1/completions";
-		this.baseModel = baseModel;
-		this.adapters = engine.config().loraModules();
+		this.models = new ServedModel(baseModel, engine.config().loraModules());
 		this.engine = engine;
 		this.faults = faults;
 	}
 
 	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, boolean stream,
-			boolean includeUsage) {
+			boolean includeUsage, String requestId) {
 	}
+
+	/** As vLLM does, a client's request id becomes the response's id: {@code chatcmpl-<id>}. */
+	static final String REQUEST_ID_HEADER = "X-Request-Id";
 
 	/**
 	 * Initializes the JSON parser on the calling thread. Building it takes about half a second in a cold JVM, which
@@ -67,26 +65,15 @@ public final class GenerationHandler implements HttpHandler {
 
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
-		if (!HttpResponses.isExactly(exchange, this.path)) {
-			HttpResponses.sendNotFound(exchange);
-			return;
-		}
-		if (!"POST".equals(exchange.getRequestMethod())) {
-			HttpResponses.sendMethodNotAllowed(exchange);
-			return;
-		}
-		byte[] body = exchange.getRequestBody().readAllBytes();
-		int failStatus = this.faults.takeGenerationFailure();
-		if (failStatus != 0) {
-			HttpResponses.sendError(exchange, new OpenAiError(failStatus, "InjectedFault",
-					"Injected fault: this request was answered with status " + failStatus + ".", null));
+		byte[] body = HttpResponses.postBody(exchange, this.path);
+		if (body == null || HttpResponses.answeredByFault(exchange, this.faults)) {
 			return;
 		}
 		Generation generation;
 		EngineRequest request;
 		GenerationProgress progress;
 		try {
-			generation = parse(body);
+			generation = parse(body, exchange.getRequestHeaders().getFirst(REQUEST_ID_HEADER));
 			progress = new GenerationProgress(generation.stream());
 			request = new EngineRequest(generation.promptTokens(), generation.adapter(), generation.maxTokens(),
 					progress);
@@ -128,7 +115,7 @@ public final class GenerationHandler implements HttpHandler {
 		exchange.getResponseHeaders().set("Cache-Control", "no-cache");
 		exchange.sendResponseHeaders(200, 0);
 		OutputStream out = exchange.getResponseBody();
-		ChunkPrefix chunk = new ChunkPrefix(this.chat, generation.model());
+		ChunkPrefix chunk = new ChunkPrefix(this.chat, generation.model(), generation.requestId());
 		int abortAfterChunks = this.faults.abortStreamsAfterChunks();
 		int sent = 0;
 		while (sent < generation.maxTokens()) {
@@ -167,9 +154,9 @@ public final class GenerationHandler implements HttpHandler {
 
 		private final String prefix;
 
-		ChunkPrefix(boolean chat, String model) {
+		ChunkPrefix(boolean chat, String model, String requestId) {
 			this.chat = chat;
-			this.prefix = "{\"id\":\"" + newId(chat) + "\",\"object\":\""
+			this.prefix = "{\"id\":\"" + newId(chat, requestId) + "\",\"object\":\""
 					+ (chat ? "chat.completion.chunk" : "text_completion") + "\",\"created\":" + epochSeconds()
 					+ ",\"model\":" + JsonText.quote(model) + ",\"choices\":";
 		}
@@ -199,7 +186,7 @@ public final class GenerationHandler implements HttpHandler {
 				? "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" + text
 						+ "},\"logprobs\":null,\"finish_reason\":\"length\"}"
 				: "{\"index\":0,\"text\":" + text + ",\"logprobs\":null,\"finish_reason\":\"length\"}";
-		return "{\"id\":\"" + newId(this.chat) + "\",\"object\":\"" + (this.chat ? "chat.completion" : "text_completion")
+		return "{\"id\":\"" + newId(this.chat, generation.requestId()) + "\",\"object\":\"" + (this.chat ? "chat.completion" : "text_completion")
 				+ "\",\"created\":" + epochSeconds() + ",\"model\":" + JsonText.quote(generation.model()) + ",\"choices\":["
 				+ choice + "],\"usage\":" + usage(request) + "}";
 	}
@@ -212,32 +199,21 @@ public final class GenerationHandler implements HttpHandler {
 				+ Math.max(0, request.cachedPromptTokens()) + "}}";
 	}
 
-	private static String newId(boolean chat) {
-		return (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+	private static String newId(boolean chat, String requestId) {
+		String id = (requestId != null && requestId.matches("[A-Za-z0-9._-]{1,128}")) ? requestId
+				: Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+		return (chat ? "chatcmpl-" : "cmpl-") + id;
 	}
 
 	private static long epochSeconds() {
 		return System.currentTimeMillis() / 1000;
 	}
 
-	private Generation parse(byte[] body) throws OpenAiError {
+	private Generation parse(byte[] body, String requestId) throws OpenAiError {
 		JsonNode root = Json.readObject(body);
-		String model = this.baseModel;
-		JsonNode modelNode = root.get("model");
-		if (modelNode != null && !modelNode.isNull()) {
-			if (!modelNode.isString()) {
-				throw OpenAiError.badRequest("'model' must be a string.", "model");
-			}
-			model = modelNode.stringValue();
-		}
-		String adapter = null;
-		if (!model.equals(this.baseModel)) {
-			if (!this.adapters.contains(model)) {
-				throw OpenAiError.modelNotFound(model);
-			}
-			adapter = model;
-		}
-		int[] promptTokens = this.chat ? Tokenizer.encode(ChatTemplate.render(messages(root))) : prompt(root);
+		String model = this.models.name(root);
+		String adapter = this.models.adapterOf(model);
+		int[] promptTokens = this.chat ? Tokenizer.encode(ChatTemplate.render(ChatMessages.read(root.get("messages"), "messages"))) : prompt(root);
 		int maxTokens = maxTokens(root);
 		boolean stream = booleanField(root, "stream");
 		boolean includeUsage = false;
@@ -249,44 +225,7 @@ public final class GenerationHandler implements HttpHandler {
 		if (reason != null) {
 			throw OpenAiError.badRequest(reason, this.chat ? "messages" : "prompt");
 		}
-		return new Generation(model, adapter, promptTokens, maxTokens, stream, includeUsage);
-	}
-
-	private static List<ChatTemplate.Message> messages(JsonNode root) throws OpenAiError {
-		JsonNode messages = root.get("messages");
-		if (messages == null || !messages.isArray() || messages.isEmpty()) {
-			throw OpenAiError.badRequest("'messages' is required and must be a non-empty array.", "messages");
-		}
-		List<ChatTemplate.Message> rendered = new ArrayList<>(messages.size());
-		for (JsonNode message : messages.values()) {
-			JsonNode role = message.get("role");
-			if (role == null || !role.isString()) {
-				throw OpenAiError.badRequest("Each message needs a string 'role'.", "messages");
-			}
-			rendered.add(new ChatTemplate.Message(role.stringValue(), content(message.get("content"))));
-		}
-		return rendered;
-	}
-
-	/** A message's text: a string, an array of parts whose {@code text} fields are joined, or nothing. */
-	private static String content(JsonNode content) throws OpenAiError {
-		if (content == null || content.isNull()) {
-			return "";
-		}
-		if (content.isString()) {
-			return content.stringValue();
-		}
-		if (content.isArray()) {
-			StringBuilder text = new StringBuilder();
-			for (JsonNode part : content.values()) {
-				JsonNode partText = part.get("text");
-				if (partText != null && partText.isString()) {
-					text.append(partText.stringValue());
-				}
-			}
-			return text.toString();
-		}
-		throw OpenAiError.badRequest("A message's 'content' must be a string or an array of parts.", "messages");
+		return new Generation(model, adapter, promptTokens, maxTokens, stream, includeUsage, requestId);
 	}
 
 	/** A string, an array of token ids, or an array holding one string. */

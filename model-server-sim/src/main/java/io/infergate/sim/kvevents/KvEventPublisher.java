@@ -35,6 +35,13 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
 
 	private static final long POLL_MILLIS = 5;
 
+	/**
+	 * A connection whose ZMTP handshake has not completed by then is dropped. JeroMQ 0.6.0 now and then leaves a new
+	 * connection unpolled on one side (the greeting sits unread); its default of 30 s would hold such a connection
+	 * that long. A subscriber must set the same on its side to notice and reconnect.
+	 */
+	public static final int HANDSHAKE_MILLIS = 1000;
+
 	private final ZContext context = new ZContext(1);
 
 	private final ZMQ.Socket pub;
@@ -76,10 +83,12 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
 			this.pub = context.createSocket(SocketType.PUB);
 			this.pub.setSndHWM(SEND_HIGH_WATER_MARK);
 			this.pub.setLinger(0);
+			this.pub.setHandshakeIvl(HANDSHAKE_MILLIS);
 			this.port = bind(this.pub, address, port);
 			if (replayPort >= 0) {
 				this.replay = context.createSocket(SocketType.ROUTER);
 				this.replay.setLinger(0);
+				this.replay.setHandshakeIvl(HANDSHAKE_MILLIS);
 				this.replayPort = bind(this.replay, address, replayPort);
 			}
 			else {

@@ -15,6 +15,7 @@ import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
 import io.infergate.sim.engine.PrefixBlockHasher;
 import io.infergate.sim.engine.Tokenizer;
+import io.infergate.sim.kvevents.KvEventPublisher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.zeromq.SocketType;
@@ -45,6 +46,7 @@ class KvEventsHttpTest {
 			.kvEventsPort(0)
 			.build()).start();
 		ZMQ.Socket sub = client.createSocket(SocketType.SUB);
+		sub.setHandshakeIvl(KvEventPublisher.HANDSHAKE_MILLIS);
 		sub.connect("tcp://127.0.0.1:" + server.kvEventsPort());
 		sub.subscribe(new byte[0]);
 		sub.setReceiveTimeOut(200);

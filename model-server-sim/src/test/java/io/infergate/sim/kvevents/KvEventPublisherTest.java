@@ -42,6 +42,7 @@ class KvEventPublisherTest {
 	void eachBatchIsTopicSequenceAndPayloadNumberedFromZero() {
 		publisher = new KvEventPublisher("127.0.0.1", 0, -1, "kv", 10);
 		ZMQ.Socket sub = client.createSocket(SocketType.SUB);
+		sub.setHandshakeIvl(KvEventPublisher.HANDSHAKE_MILLIS);
 		sub.connect("tcp://127.0.0.1:" + publisher.port());
 		sub.subscribe("kv".getBytes(StandardCharsets.UTF_8));
 		long probes = awaitSubscription(sub);
@@ -104,6 +105,7 @@ class KvEventPublisherTest {
 		}
 		awaitPublished(5);
 		ZMQ.Socket dealer = client.createSocket(SocketType.DEALER);
+		dealer.setHandshakeIvl(KvEventPublisher.HANDSHAKE_MILLIS);
 		dealer.setReceiveTimeOut(15_000);
 		dealer.connect("tcp://127.0.0.1:" + publisher.replayPort());
 
@@ -135,6 +137,7 @@ class KvEventPublisherTest {
 		publisher.publish(batch(1));
 		awaitPublished(1);
 		ZMQ.Socket dealer = client.createSocket(SocketType.DEALER);
+		dealer.setHandshakeIvl(KvEventPublisher.HANDSHAKE_MILLIS);
 		dealer.setReceiveTimeOut(15_000);
 		dealer.connect("tcp://127.0.0.1:" + publisher.replayPort());
 

@@ -47,6 +47,13 @@ final class KvEventStream {
 
 	private static final int RECEIVE_HIGH_WATER_MARK = 100_000;
 
+	/**
+	 * A connection whose ZMTP handshake has not completed by then is dropped and made again. JeroMQ 0.6.0 now and then
+	 * leaves a new connection unpolled (the peer's greeting sits unread, and so does its close); its default of 30 s
+	 * would leave the stream deaf that long.
+	 */
+	static final int HANDSHAKE_MILLIS = 1000;
+
 	private static final int RECONNECT_MILLIS = 100;
 
 	private static final int RECONNECT_MAX_MILLIS = 2000;
@@ -116,6 +123,7 @@ final class KvEventStream {
 		sub.setReconnectIVLMax(RECONNECT_MAX_MILLIS);
 		sub.setHeartbeatIvl(HEARTBEAT_MILLIS);
 		sub.setHeartbeatTimeout(HEARTBEAT_TIMEOUT_MILLIS);
+		sub.setHandshakeIvl(HANDSHAKE_MILLIS);
 		sub.monitor(monitorAddress, ZMQ.EVENT_CONNECTED | ZMQ.EVENT_DISCONNECTED);
 		monitor = context.createSocket(SocketType.PAIR);
 		monitor.setLinger(0);
@@ -129,6 +137,7 @@ final class KvEventStream {
 		if (settings.replayAddress() != null) {
 			replay = context.createSocket(SocketType.DEALER);
 			replay.setLinger(0);
+			replay.setHandshakeIvl(HANDSHAKE_MILLIS);
 			replay.connect(settings.replayAddress());
 		}
 	}

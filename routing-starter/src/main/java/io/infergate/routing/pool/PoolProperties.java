@@ -65,6 +65,12 @@ public class PoolProperties {
 		@NotNull
 		private KvEvents kvEvents = new KvEvents();
 
+		/**
+		 * A credential of the gateway's own for the pool's model servers, sent as {@code Authorization: Bearer};
+		 * clients' credentials are never forwarded. Give it from the environment rather than a file.
+		 */
+		private String upstreamApiKey;
+
 		public EngineType getEngine() {
 			return engine;
 		}
@@ -115,6 +121,14 @@ public class PoolProperties {
 
 		public Scrape getScrape() {
 			return scrape;
+		}
+
+		public String getUpstreamApiKey() {
+			return upstreamApiKey;
+		}
+
+		public void setUpstreamApiKey(String upstreamApiKey) {
+			this.upstreamApiKey = upstreamApiKey;
 		}
 
 		public void setScrape(Scrape scrape) {

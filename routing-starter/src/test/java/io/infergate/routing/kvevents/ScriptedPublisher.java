@@ -45,9 +45,11 @@ final class ScriptedPublisher implements AutoCloseable {
 	ScriptedPublisher(int port, int replayPort, int bufferBatches) {
 		this.bufferBatches = bufferBatches;
 		pub = context.createSocket(SocketType.PUB);
+		pub.setHandshakeIvl(1000);
 		pub.setLinger(0);
 		this.port = bind(pub, port);
 		router = context.createSocket(SocketType.ROUTER);
+		router.setHandshakeIvl(1000);
 		router.setLinger(0);
 		router.setReceiveTimeOut(50);
 		this.replayPort = bind(router, replayPort);

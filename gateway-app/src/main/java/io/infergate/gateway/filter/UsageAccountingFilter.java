@@ -1,0 +1,57 @@
+package io.infergate.gateway.filter;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.core.Ordered;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.gateway.usage.UsageReadingResponse;
+import io.infergate.routing.openai.InferenceApi;
+import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.request.InfergateAttributes;
+
+/**
+ * Reads the tokens each response uses ({@link ResponseUsage}, kept in {@link InfergateAttributes#RESPONSE_USAGE} for
+ * admission to settle with). A streamed request whose client did not ask for {@code stream_options.include_usage}
+ * is sent asking for it, and the usage chunk is removed from what the client receives, so the client gets the
+ * bytes it would have got without the gateway.
+ */
+public class UsageAccountingFilter implements GlobalFilter, Ordered {
+
+	private final boolean enabled;
+
+	/** @param enabled whether admission settles usage; if not, every request passes untouched */
+	public UsageAccountingFilter(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	@Override
+	public int getOrder() {
+		return RequestPathOrder.ACCOUNT_USAGE;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
+		if (!enabled || parsed == null || exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST) == null) {
+			return chain.filter(exchange);
+		}
+		ServerWebExchange.Builder accounted = exchange.mutate();
+		// stream_options is chat's and text completions'; the Responses API always reports usage at the end
+		InferenceApi api = exchange.getAttribute(InfergateAttributes.INFERENCE_API);
+		boolean askForUsage = parsed.stream() && !parsed.includeUsage()
+				&& (api == InferenceApi.CHAT_COMPLETIONS || api == InferenceApi.COMPLETIONS)
+				&& exchange.getRequest() instanceof CachedBodyRequest;
+		if (askForUsage) {
+			CachedBodyRequest request = (CachedBodyRequest) exchange.getRequest();
+			byte[] body = StreamOptionsRewriter.includeUsage(request.body(), parsed.streamOptions());
+			accounted.request(new CachedBodyRequest(request, body, exchange.getResponse().bufferFactory()));
+		}
+		ResponseUsage usage = new ResponseUsage(askForUsage);
+		exchange.getAttributes().put(InfergateAttributes.RESPONSE_USAGE, usage);
+		return chain.filter(accounted.response(new UsageReadingResponse(exchange.getResponse(), usage)).build());
+	}
+}
