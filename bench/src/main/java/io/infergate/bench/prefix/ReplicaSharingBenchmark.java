@@ -48,8 +48,8 @@ import io.infergate.routing.scheduling.scorer.EstimatedTtftScorer;
  * What replica-consistent routing adds to one decision, and what a replica pays to hear of another's dispatch.
  * <ul>
  * <li>{@code decide}: one decision of {@code estimated-ttft} + {@code max-score} (the {@code hybrid} profile's scorer)
- * over {@link PrefixBenchmark}'s 100 endpoints with a warm prefix index, with the profile's {@code load} (in-flight or engine-reported) and
- * dispatch sharing off, over an in-process channel that drops what it is given (the encoding alone), or over Redis
+ * over {@link PrefixBenchmark}'s 100 endpoints with a warm prefix index, with the profile's {@code load} (in-flight
+ * or engine-reported) and dispatch sharing off, over an in-process channel that drops what it is given (the encoding alone), or over Redis
  * (a {@code redis-server} this benchmark starts on a free loopback port: the publish as the scheduling thread pays it,
  * Lettuce's I/O thread doing the rest).</li>
  * <li>{@code receive}: a peer's dispatch arriving: decoding it and recording its blocks in a warm index (the same for
