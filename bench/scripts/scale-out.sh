@@ -28,5 +28,5 @@ if [ -z "${SKIP_DELAYS:-}" ]; then
 fi
 if [ -z "${SKIP_LIVE:-}" ]; then
 	locked java -jar "$JAR" --live --workload bench/workloads/shared-prefix-live.yaml \
-		--policies hybrid+dispatch-sharing,hybrid,precise --out "$OUT/live"
+		--policies hybrid+dispatch-sharing,hybrid,precise,chwbl-engine-load --out "$OUT/live"
 fi
