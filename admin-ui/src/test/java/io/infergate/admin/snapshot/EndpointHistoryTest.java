@@ -45,11 +45,11 @@ class EndpointHistoryTest {
 
 	@Test
 	void keepsEachSecondsQueueKvUseAndPicksPerSecond() {
-		first.publish(new EndpointSnapshot(metrics(3, 0.25), clock.millis()));
+		first.publish(new EndpointSnapshot(metrics(3, 0.25), clock.millis(), 0));
 		history.sample();
 		clock.advanceMillis(1000);
 		pick(first, 4);
-		first.publish(new EndpointSnapshot(metrics(5, 0.5), clock.millis()));
+		first.publish(new EndpointSnapshot(metrics(5, 0.5), clock.millis(), 0));
 		history.sample();
 
 		EndpointHistory.Sample newest = history.newest("p", first.id());

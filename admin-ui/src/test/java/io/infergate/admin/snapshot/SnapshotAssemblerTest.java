@@ -23,6 +23,7 @@ import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.config.SchedulingProperties;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
 import io.infergate.routing.scheduling.decision.DecisionRecorderProperties;
+import io.infergate.routing.scheduling.load.InFlightLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
@@ -126,6 +127,6 @@ class SnapshotAssemblerTest {
 		profile.setPicker("max-score");
 		properties.setProfiles(Map.of("default", profile));
 		return new SchedulingProfiles(properties, List.of(), List.of(new LeastRequestScorer()),
-				List.of(new MaxScorePicker()));
+				List.of(new MaxScorePicker()), List.of(new InFlightLoad()));
 	}
 }

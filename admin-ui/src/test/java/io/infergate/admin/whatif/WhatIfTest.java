@@ -24,6 +24,7 @@ import io.infergate.routing.scheduling.decision.DecisionRecord;
 import io.infergate.routing.scheduling.decision.DecisionRecord.EndpointScores;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
 import io.infergate.routing.scheduling.decision.DecisionRecorderProperties;
+import io.infergate.routing.scheduling.load.InFlightLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.picker.RoundRobinPicker;
 import io.infergate.routing.scheduling.picker.WeightedRandomPicker;
@@ -137,7 +138,7 @@ class WhatIfTest {
 		definition.setPicker("max-score");
 		properties.setProfiles(Map.of("default", definition));
 		WhatIf whatIf = new WhatIf(new SchedulingProfiles(properties, List.of(), List.of(new QueueScorer()),
-				List.of(new MaxScorePicker())), new DecisionRecorder(new DecisionRecorderProperties(10, 10),
+				List.of(new MaxScorePicker()), List.of(new InFlightLoad())), new DecisionRecorder(new DecisionRecorderProperties(10, 10),
 						Clock.systemUTC(), new SimpleMeterRegistry()));
 
 		assertThatIllegalArgumentException().isThrownBy(() -> whatIf.replay("nope", Map.of()))

@@ -164,7 +164,7 @@ public class PrefixBenchmark {
 		for (int i = 0; i < ENDPOINTS; i++) {
 			Endpoint endpoint = new Endpoint("bench", URI.create("http://10.0.0." + (i + 1) + ":8000"));
 			endpoint.publish(new EndpointSnapshot(new EndpointMetrics(setup.nextInt(4), setup.nextInt(64),
-					0.05 + 0.7 * setup.nextDouble(), 16, 29_000, 0, Set.of(), Set.of()), NOW_MILLIS - 10));
+					0.05 + 0.7 * setup.nextDouble(), 16, 29_000, 0, Set.of(), Set.of()), NOW_MILLIS - 10, 0));
 			pool.add(endpoint);
 		}
 		return List.copyOf(pool);

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.infergate.bench.quality.live.LiveRun;
+import io.infergate.bench.quality.replay.Policy;
 import io.infergate.bench.quality.replay.Replay;
 import io.infergate.bench.quality.replay.RunResult;
 import io.infergate.bench.quality.report.Figures;
@@ -38,8 +41,9 @@ public final class BenchCommand {
 			Usage: java -jar routing-bench.jar --workload FILE.yaml --policies a,b,c --out DIR [options]
 
 			Replays the workload in virtual time through the real scheduler against simulated model servers, once per
-			policy (a scheduling profile name; 'oracle' routes on the engines' true prefix-cache state), and writes
-			DIR/results.json, DIR/report.md and PNG charts.
+			policy (a scheduling profile name; 'oracle' routes on the engines' true prefix-cache state; a name ending
+			in +dispatch-sharing has the gateway replicas share their dispatches), and writes DIR/results.json,
+			DIR/report.md and PNG charts.
 
 			Options:
 			  --workload FILE   workload YAML (DESIGN.md, "Bench workload and results format")
@@ -48,6 +52,17 @@ public final class BenchCommand {
 			  --rate R          Poisson rate in requests/s, replacing the file's rate and ladder
 			  --ladder R1,R2    Poisson rates run in turn, replacing the file's rate and ladder
 			  --seed N          replaces the file's seed
+			  --gateways N1,N2  gateway replicas, replacing the file's 'gateways'; several numbers run in turn
+			  --sharing-delay-ms D
+			                    how long a shared dispatch takes to reach the other replicas under a
+			                    PROFILE+dispatch-sharing policy, virtual ms (default 1)
+			  --live            replay in wall-clock time through gateway jars in front of simulator jars that
+			                    this command starts on loopback (and a redis-server for +dispatch-sharing),
+			                    and report the live figures beside the virtual-time prediction; Poisson
+			                    arrivals of independent requests at one rate, one --gateways count
+			  --time-scale X    --live: the simulators run X times as fast as the modelled GPU (default 0.1)
+			  --gateway-jar F   --live: default gateway-app/target/gateway-app.jar
+			  --sim-jar F       --live: default model-server-sim/target/model-server-sim.jar
 			  --help            this text
 
 			Any other command line runs JMH, e.g. java -jar routing-bench.jar SchedulingBenchmark -f 1 (-h for its help).
@@ -68,8 +83,8 @@ public final class BenchCommand {
 	/** Whether a command line is meant for the harness rather than JMH. */
 	public static boolean isHarnessCommand(String[] args) {
 		for (String arg : args) {
-			if (arg.equals("--help") || arg.startsWith("--workload") || arg.startsWith("--policies")
-					|| arg.startsWith("--out")) {
+			if (arg.equals("--help") || arg.equals("--live") || arg.startsWith("--workload")
+					|| arg.startsWith("--policies") || arg.startsWith("--out")) {
 				return true;
 			}
 		}
@@ -88,6 +103,9 @@ public final class BenchCommand {
 			out.print(USAGE);
 			return 0;
 		}
+		if (options.live) {
+			return live(options, args);
+		}
 		Workload workload;
 		try {
 			workload = options.apply(WorkloadParser.parse(options.workload));
@@ -97,10 +115,15 @@ public final class BenchCommand {
 		}
 		Set<String> known = Replay.policies();
 		for (String policy : options.policies) {
-			if (!known.contains(policy)) {
+			if (!Policy.parse(policy).isKnown(known)) {
 				return usageError("unknown policy '" + policy + "'; defined policies: "
-						+ String.join(", ", new TreeSet<>(known)));
+						+ String.join(", ", new TreeSet<>(known)) + " (each also as NAME" + Policy.DISPATCH_SHARING
+						+ ")");
 			}
+		}
+		List<Integer> gatewayCounts = (options.gateways != null) ? options.gateways : List.of(workload.gateways());
+		if (gatewayCounts.size() > 1 && workload.arrival().rates().size() > 1) {
+			return usageError("a ladder of rates and several --gateways cannot be combined; give one of them");
 		}
 		try {
 			Files.createDirectories(options.out);
@@ -109,46 +132,121 @@ public final class BenchCommand {
 			return usageError("cannot create output directory " + options.out + ": " + ex.getMessage());
 		}
 		List<Double> rates = workload.arrival().rates();
-		ProgressBar progress = new ProgressBar(err, terminal,
-				(long) rates.size() * options.policies.size() * workload.totalRequests());
+		ProgressBar progress = new ProgressBar(err, terminal, (long) gatewayCounts.size() * rates.size()
+				* options.policies.size() * workload.totalRequests());
+		Map<Integer, Map<String, Figures>> byGateways = new LinkedHashMap<>();
+		Map<Integer, Map<String, double[]>> ttftByGateways = new LinkedHashMap<>();
 		List<RateResults> results = new ArrayList<>();
 		List<Map<String, double[]>> ttfts = new ArrayList<>();
 		List<String> timings = new ArrayList<>();
-		for (double rate : rates) {
-			Map<String, Figures> byPolicy = new LinkedHashMap<>();
-			Map<String, double[]> ttftByPolicy = new LinkedHashMap<>();
-			for (String policy : options.policies) {
-				progress.startRun(policy + (Double.isNaN(rate) ? "" : " @ " + ResultsJson.rateKey(rate) + " req/s"),
-						workload.totalRequests());
-				long startNanos = System.nanoTime();
-				RunResult run = new Replay(workload, policy, rate, progress).run();
-				timings.add(String.format(Locale.ROOT, "%s: %d requests, %.1f s simulated, %.1f s wall", policy,
-						run.issued(), run.endMicros() / 1e6, (System.nanoTime() - startNanos) / 1e9));
-				byPolicy.put(policy, Figures.of(run));
-				ttftByPolicy.put(policy, Figures.sortedTtftMillis(run));
+		for (int gateways : gatewayCounts) {
+			Workload replicated = workload.withGateways(gateways);
+			String behind = (gatewayCounts.size() > 1) ? ", " + gateways + " gateways" : "";
+			for (double rate : rates) {
+				Map<String, Figures> byPolicy = new LinkedHashMap<>();
+				Map<String, double[]> ttftByPolicy = new LinkedHashMap<>();
+				for (String policy : options.policies) {
+					progress.startRun(policy + behind
+							+ (Double.isNaN(rate) ? "" : " @ " + ResultsJson.rateKey(rate) + " req/s"),
+							replicated.totalRequests());
+					long startNanos = System.nanoTime();
+					RunResult run = new Replay(replicated, policy, rate, options.sharingDelayMicros(), progress).run();
+					timings.add(String.format(Locale.ROOT,
+							"%s%s: %d requests, %.1f s simulated, %.1f s wall, prefix index %.1f MB per gateway",
+							policy, behind, run.issued(), run.endMicros() / 1e6, (System.nanoTime() - startNanos) / 1e9,
+							Arrays.stream(run.prefixIndexBytes()).average().orElse(0) / 1e6));
+					byPolicy.put(policy, Figures.of(run));
+					ttftByPolicy.put(policy, Figures.sortedTtftMillis(run));
+				}
+				results.add(new RateResults(rate, byPolicy));
+				ttfts.add(ttftByPolicy);
+				byGateways.put(gateways, byPolicy);
+				ttftByGateways.put(gateways, ttftByPolicy);
 			}
-			results.add(new RateResults(rate, byPolicy));
-			ttfts.add(ttftByPolicy);
 		}
 		progress.finish();
 		try {
-			ReportWriter.write(options.out, workload, commandLine(args), results, ttfts);
+			if (gatewayCounts.size() > 1) {
+				ReportWriter.writeByGateways(options.out, workload, commandLine(args), byGateways, ttftByGateways);
+			}
+			else {
+				ReportWriter.write(options.out, workload.withGateways(gatewayCounts.get(0)), commandLine(args),
+						results, ttfts);
+			}
 		}
 		catch (IOException ex) {
 			err.println("routing-bench: cannot write the report to " + options.out + ": " + ex.getMessage());
 			return 1;
 		}
-		for (RateResults rate : results) {
+		if (gatewayCounts.size() > 1) {
 			StringBuilder table = new StringBuilder();
-			if (!Double.isNaN(rate.ratePerSecond())) {
-				table.append(String.format(Locale.ROOT, "%n%s at %s requests/s%n", workload.name(),
-						ResultsJson.rateKey(rate.ratePerSecond())));
-			}
-			ReportWriter.table(table, rate.policies());
+			table.append(String.format(Locale.ROOT, "%n%s behind %s gateway replicas%n", workload.name(),
+					gatewayCounts));
+			ReportWriter.gatewaysTable(table, byGateways);
 			out.print(table);
 		}
-		out.println("Replays (wall time includes each run's Spring context): " + String.join("; ", timings));
+		else {
+			for (RateResults rate : results) {
+				StringBuilder table = new StringBuilder();
+				if (!Double.isNaN(rate.ratePerSecond())) {
+					table.append(String.format(Locale.ROOT, "%n%s at %s requests/s%n", workload.name(),
+							ResultsJson.rateKey(rate.ratePerSecond())));
+				}
+				ReportWriter.table(table, rate.policies());
+				out.print(table);
+			}
+		}
+		out.println("Replays (wall time includes each run's Spring contexts): " + String.join("; ", timings));
 		out.println("Wrote " + options.out.resolve("results.json") + " and " + options.out.resolve("report.md"));
+		return 0;
+	}
+
+	private int live(Options options, String[] args) {
+		Workload workload;
+		try {
+			workload = options.apply(WorkloadParser.parse(options.workload));
+		}
+		catch (WorkloadException ex) {
+			return usageError("workload " + options.workload + ": " + ex.getMessage());
+		}
+		if (options.gateways != null && options.gateways.size() != 1) {
+			return usageError("--live runs one --gateways count at a time");
+		}
+		if (options.gateways != null) {
+			workload = workload.withGateways(options.gateways.get(0));
+		}
+		String unsupported = LiveRun.unsupported(workload);
+		if (unsupported != null) {
+			return usageError(unsupported);
+		}
+		Set<String> known = Replay.policies();
+		for (String policy : options.policies) {
+			if (!Policy.parse(policy).isKnown(known)) {
+				return usageError("unknown policy '" + policy + "'; defined policies: "
+						+ String.join(", ", new TreeSet<>(known)));
+			}
+		}
+		for (Path jar : List.of(options.simJar, options.gatewayJar)) {
+			if (!Files.isRegularFile(jar)) {
+				return usageError("no jar at " + jar + "; build first: ./mvnw -B -q -DskipTests package");
+			}
+		}
+		try {
+			Files.createDirectories(options.out);
+			out.print(new LiveRun(workload, options.policies, options.timeScale, options.sharingDelayMicros(),
+					options.simJar, options.gatewayJar, err)
+				.run(options.out, commandLine(args)));
+		}
+		catch (IOException | RuntimeException ex) {
+			err.println("routing-bench: the live run failed: " + ex.getMessage());
+			return 1;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return 1;
+		}
+		out.println("Wrote " + options.out.resolve("results.json") + ", " + options.out.resolve("prediction.json")
+				+ " and " + options.out.resolve("report.md"));
 		return 0;
 	}
 
@@ -180,6 +278,18 @@ public final class BenchCommand {
 
 		Long seed;
 
+		List<Integer> gateways;
+
+		double sharingDelayMillis = Replay.DEFAULT_SHARING_DELAY_MICROS / 1000.0;
+
+		boolean live;
+
+		double timeScale = 0.1;
+
+		Path gatewayJar = Path.of("gateway-app/target/gateway-app.jar");
+
+		Path simJar = Path.of("model-server-sim/target/model-server-sim.jar");
+
 		boolean help;
 
 		static Options parse(String[] args) {
@@ -196,7 +306,12 @@ public final class BenchCommand {
 					options.help = true;
 					continue;
 				}
-				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed").contains(arg)) {
+				if (arg.equals("--live")) {
+					options.live = true;
+					continue;
+				}
+				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--gateways",
+						"--sharing-delay-ms", "--time-scale", "--gateway-jar", "--sim-jar").contains(arg)) {
 					throw new IllegalArgumentException("unknown option '" + args[i] + "'");
 				}
 				if (value == null) {
@@ -216,6 +331,19 @@ public final class BenchCommand {
 							options.ladder.add(positive(arg, rate.trim()));
 						}
 					}
+					case "--gateways" -> {
+						options.gateways = new ArrayList<>();
+						for (String count : value.split(",")) {
+							options.gateways.add(count(arg, count.trim()));
+						}
+						if (new LinkedHashSet<>(options.gateways).size() != options.gateways.size()) {
+							throw new IllegalArgumentException("--gateways names a number twice: '" + value + "'");
+						}
+					}
+					case "--sharing-delay-ms" -> options.sharingDelayMillis = nonNegative(arg, value);
+					case "--time-scale" -> options.timeScale = positive(arg, value);
+					case "--gateway-jar" -> options.gatewayJar = Path.of(value);
+					case "--sim-jar" -> options.simJar = Path.of(value);
 					case "--seed" -> {
 						try {
 							options.seed = Long.parseLong(value);
@@ -258,6 +386,36 @@ public final class BenchCommand {
 			return List.copyOf(names);
 		}
 
+		private static int count(String option, String value) {
+			try {
+				int number = Integer.parseInt(value);
+				if (number >= 1) {
+					return number;
+				}
+			}
+			catch (NumberFormatException ex) {
+				// reported below
+			}
+			throw new IllegalArgumentException(option + " expects whole numbers >= 1, got '" + value + "'");
+		}
+
+		private static double nonNegative(String option, String value) {
+			try {
+				double number = Double.parseDouble(value);
+				if (number >= 0 && !Double.isInfinite(number)) {
+					return number;
+				}
+			}
+			catch (NumberFormatException ex) {
+				// reported below
+			}
+			throw new IllegalArgumentException(option + " expects a number >= 0, got '" + value + "'");
+		}
+
+		long sharingDelayMicros() {
+			return Math.round(sharingDelayMillis * 1000);
+		}
+
 		private static double positive(String option, String value) {
 			try {
 				double number = Double.parseDouble(value);
@@ -283,7 +441,7 @@ public final class BenchCommand {
 						(ladder != null) ? List.copyOf(ladder) : List.of());
 			}
 			return new Workload(workload.name(), (seed != null) ? seed : workload.seed(), workload.cluster(), arrival,
-					workload.requests(), workload.warmup(), workload.shape());
+					workload.requests(), workload.warmup(), workload.gateways(), workload.shape());
 		}
 	}
 }

@@ -99,7 +99,7 @@ public class SchedulingBenchmark {
 			}
 			EndpointMetrics metrics = new EndpointMetrics(setup.nextInt(8), setup.nextInt(64),
 					0.05 + 0.9 * setup.nextDouble(), 16, 29_000, 4, running, Set.of());
-			endpoint.publish(new EndpointSnapshot(metrics, NOW_MILLIS - setup.nextInt(150)));
+			endpoint.publish(new EndpointSnapshot(metrics, NOW_MILLIS - setup.nextInt(150), 0));
 			int inFlight = setup.nextInt(16);
 			for (int r = 0; r < inFlight; r++) {
 				endpoint.acquire(512);

@@ -78,4 +78,53 @@ class BenchCommandTest {
 			.contains("round-robin")
 			.hasLineCount(1);
 	}
+
+	@Test
+	void severalGatewayCountsRunInTurnAndAreKeyedByCountInTheResults() throws IOException {
+		Path workload = dir.resolve("tiny.yaml");
+		Files.writeString(workload, """
+				name: tiny
+				cluster: {pods: 2}
+				arrival: {type: poisson, rate: 50}
+				requests: 20
+				shape: {type: shared-prefix, groups: 2, prompts-per-group: 10, system-prompt-len: 64, question-len: 8,
+				        output-len: 4}
+				""");
+		Path out = dir.resolve("out");
+
+		assertThat(run("--workload", workload.toString(), "--policies", "chwbl,hybrid+dispatch-sharing", "--gateways",
+				"1,3", "--out", out.toString()))
+			.as(errors())
+			.isZero();
+
+		String json = Files.readString(out.resolve("results.json"));
+		assertThat(json).startsWith("{\n  \"workload\": \"tiny\",\n  \"gateways\": {\n    \"1\": {\n")
+			.contains("\n    \"3\": {\n      \"workload\": \"tiny\",\n      \"policies\": {\n")
+			.contains("\"hybrid+dispatch-sharing\": {");
+		assertThat(out.resolve("ttft-p90-vs-gateways.png")).exists();
+		assertThat(out.resolve("ttft-cdf-gateways-3.png")).exists();
+		assertThat(Files.readString(out.resolve("report.md")))
+			.contains("| policy | TTFT p90 ms, N=1 | TTFT p90 ms, N=3 |");
+	}
+
+	@Test
+	void rejectsBadGatewayCountsAndALadderWithSeveralCounts() {
+		assertThat(run("--workload", "workloads/no-sharing.yaml", "--policies", "default", "--out", dir.toString(),
+				"--gateways", "2,0"))
+			.isEqualTo(2);
+		assertThat(run("--workload", "workloads/no-sharing.yaml", "--policies", "default", "--out", dir.toString(),
+				"--gateways", "1,2", "--ladder", "10,20"))
+			.isEqualTo(2);
+		assertThat(run("--workload", "workloads/no-sharing.yaml", "--policies", "fastest+dispatch-sharing", "--out",
+				dir.toString()))
+			.isEqualTo(2);
+
+		assertThat(errors()).isEqualTo("""
+				routing-bench: --gateways expects whole numbers >= 1, got '0' (--help for usage)
+				routing-bench: a ladder of rates and several --gateways cannot be combined; give one of them \
+				(--help for usage)
+				""" + "routing-bench: unknown policy 'fastest+dispatch-sharing'; defined policies: "
+				+ String.join(", ", new java.util.TreeSet<>(io.infergate.bench.quality.replay.Replay.policies()))
+				+ " (each also as NAME+dispatch-sharing) (--help for usage)\n");
+	}
 }

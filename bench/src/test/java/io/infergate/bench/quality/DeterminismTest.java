@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,29 +26,44 @@ class DeterminismTest {
 			        question-len: {mean: 60, stddev: 20}, output-len: {mean: 40, stddev: 10}}
 			""";
 
+	private static final String POLICIES = "round-robin,random,default,prefix-only,chwbl,hybrid,oracle";
+
 	@TempDir
 	Path dir;
 
 	@Test
 	void theSameSeedGivesByteIdenticalResultsApartFromWallClockTime() throws IOException {
-		String first = run("first", "11");
-		String second = run("second", "11");
-		String otherSeed = run("third", "12");
+		String first = run("first", "11", POLICIES);
+		String second = run("second", "11", POLICIES);
+		String otherSeed = run("third", "12", POLICIES);
 
 		assertThat(withoutWallClock(second)).isEqualTo(withoutWallClock(first));
 		assertThat(first).contains("\"schedulerMicrosP50\"");
 		assertThat(withoutWallClock(otherSeed)).isNotEqualTo(withoutWallClock(first));
 	}
 
-	private String run(String name, String seed) throws IOException {
+	@Test
+	void twoGatewayReplicasGiveByteIdenticalResultsForASeed() throws IOException {
+		String policies = POLICIES + ",hybrid+dispatch-sharing,chwbl+dispatch-sharing";
+		String first = run("first", "11", policies, "--gateways", "2");
+		String second = run("second", "11", policies, "--gateways", "2");
+		String otherSeed = run("third", "12", policies, "--gateways", "2");
+
+		assertThat(withoutWallClock(second)).isEqualTo(withoutWallClock(first));
+		assertThat(withoutWallClock(otherSeed)).isNotEqualTo(withoutWallClock(first));
+		assertThat(withoutWallClock(first)).as("two replicas route otherwise than one")
+			.isNotEqualTo(withoutWallClock(run("one", "11", policies)));
+	}
+
+	private String run(String name, String seed, String policies, String... more) throws IOException {
 		Path workload = dir.resolve("determinism.yaml");
 		Files.writeString(workload, WORKLOAD);
 		Path out = dir.resolve(name);
 		ByteArrayOutputStream sink = new ByteArrayOutputStream();
 		PrintStream print = new PrintStream(sink, true, StandardCharsets.UTF_8);
-		int status = new BenchCommand(print, print, false).run(new String[] { "--workload", workload.toString(),
-				"--policies", "round-robin,random,default,prefix-only,chwbl,hybrid,oracle", "--seed", seed, "--out",
-				out.toString() });
+		String[] args = Stream.concat(Stream.of("--workload", workload.toString(), "--policies", policies, "--seed",
+				seed, "--out", out.toString()), Stream.of(more)).toArray(String[]::new);
+		int status = new BenchCommand(print, print, false).run(args);
 		assertThat(status).as(sink.toString(StandardCharsets.UTF_8)).isZero();
 		assertThat(out.resolve("report.md")).exists();
 		assertThat(out.resolve("ttft-cdf.png")).exists();

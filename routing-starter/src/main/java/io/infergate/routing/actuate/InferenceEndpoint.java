@@ -18,6 +18,7 @@ import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.PrefixIndex;
+import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecord;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
@@ -28,7 +29,8 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * stale under the saturation detector's threshold) and the gateway's in-flight counts, then the most recent
  * scheduling decisions, newest first (each candidate's raw scores, the {@code prefix-cache} score being its prefix
  * match), then the prefix index's figures, then the configured models' routing (from the application's
- * {@link InferenceModelsContributor}), then each tenant's usage against its limits.
+ * {@link InferenceModelsContributor}), then each tenant's usage against its limits, then the figures of dispatch
+ * sharing between gateway replicas.
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
@@ -51,13 +53,17 @@ public class InferenceEndpoint {
 
 	private final RateLimiter rateLimiter;
 
+	private final DispatchSharing dispatchSharing;
+
 	/**
+	 * @param prefixIndex the prefix index, or {@code null}
 	 * @param models the application's model routing, or one that reports none
 	 * @param rateLimiter admission by rate limits, whose tenants are reported; {@code null} for none
+	 * @param dispatchSharing the replica's dispatch sharing, or {@code null} when it is off
 	 */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
 			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, InferenceModelsContributor models,
-			RateLimiter rateLimiter) {
+			RateLimiter rateLimiter, DispatchSharing dispatchSharing) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
@@ -66,6 +72,7 @@ public class InferenceEndpoint {
 		this.prefixIndex = prefixIndex;
 		this.models = models;
 		this.rateLimiter = rateLimiter;
+		this.dispatchSharing = dispatchSharing;
 	}
 
 	@ReadOperation
@@ -87,7 +94,7 @@ public class InferenceEndpoint {
 			recent.add(decision(record));
 		}
 		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null, models.models(),
-				tenants());
+				tenants(), (dispatchSharing != null) ? dispatchSharing.stats() : null);
 	}
 
 	private List<InferenceReport.Tenant> tenants() {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.infergate.routing.prefix.PrefixIndexStats;
+import io.infergate.routing.replica.DispatchSharingStats;
 
 /**
  * The body of {@code GET /actuator/inference}. Field names are part of the contract that tests, the dashboard and
@@ -11,10 +12,11 @@ import io.infergate.routing.prefix.PrefixIndexStats;
  * the hit ratio of its own predictions) is {@code null} when no profile uses the index. {@code models} shows how each
  * configured model name routes, with counts since start. {@code tenants} lists each tenant's requests and tokens
  * since startup and its current usage against each limit that applies to it (its own, and those of its keys and
- * key × model pairs); it is empty while neither keys nor limits are configured.
+ * key × model pairs); it is empty while neither keys nor limits are configured. {@code dispatchSharing} (what this
+ * replica told its peers and heard from them) is {@code null} unless dispatch sharing is on.
  */
 public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex,
-		List<Model> models, List<Tenant> tenants) {
+		List<Model> models, List<Tenant> tenants, DispatchSharingStats dispatchSharing) {
 
 	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints) {
 	}

@@ -41,6 +41,7 @@ import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.EngineBlockIndexConfiguration;
 import io.infergate.routing.prefix.PrefixIndex;
+import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
@@ -111,9 +112,9 @@ public class RoutingAutoConfiguration {
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
 			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<InferenceModelsContributor> models,
-			ObjectProvider<RateLimiter> rateLimiter) {
+			ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<DispatchSharing> dispatchSharing) {
 		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
-				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable());
+				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable(), dispatchSharing.getIfAvailable());
 	}
 
 	@Bean

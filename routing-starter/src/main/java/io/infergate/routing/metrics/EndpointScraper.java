@@ -63,6 +63,9 @@ final class EndpointScraper {
 
 	private boolean scraping;
 
+	/** The endpoint's in-flight requests when the current scrape was sent, for its snapshot. */
+	private int inFlightRequestsAtScrape;
+
 	private Future<?> watchdog;
 
 	/** The body buffer, lent to the attempt in flight and handed back with its body. */
@@ -135,6 +138,7 @@ final class EndpointScraper {
 		}
 		long attempt = ++attempts;
 		scraping = true;
+		inFlightRequestsAtScrape = endpoint.inFlightRequests();
 		long startNanos = System.nanoTime();
 		byte[] lent = (buffer != null) ? buffer : new byte[INITIAL_BUFFER_BYTES];
 		buffer = null;
@@ -186,7 +190,7 @@ final class EndpointScraper {
 		long nowMillis = clock.millis();
 		ScrapeStatus previous = status;
 		if (error == null) {
-			endpoint.publish(new EndpointSnapshot(metrics, nowMillis));
+			endpoint.publish(new EndpointSnapshot(metrics, nowMillis, inFlightRequestsAtScrape));
 			if (!endpoint.isReady()) {
 				boolean succeededBefore = previous.scrapeCount() > previous.failureCount();
 				if (succeededBefore && logger.isInfoEnabled()) {

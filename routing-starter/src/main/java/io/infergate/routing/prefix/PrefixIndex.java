@@ -1,5 +1,6 @@
 package io.infergate.routing.prefix;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,7 +28,8 @@ import io.infergate.routing.scheduling.SchedulingCycle;
  * {@code lru-capacity-per-endpoint} blocks; past it, that endpoint's least recently used blocks are evicted.</li>
  * <li><b>Updates.</b> When a request is dispatched to endpoint E ({@link #onDispatch}), E is recorded as holding all
  * of the request's blocks, refreshing their recency. An endpoint removed from its pool is purged
- * ({@link #endpointRemoved}).</li>
+ * ({@link #endpointRemoved}). {@link RecordedDispatchListener}s hear of each dispatch recorded, so other gateway
+ * replicas can {@link #record} it too.</li>
  * <li><b>Match.</b> An endpoint's match is the number of leading blocks it holds, counted from block 0 to the first
  * it lacks. Chaining makes a hit at block n imply blocks 0..n−1, and blocks are touched so each endpoint's set stays
  * prefix-closed (see {@link EndpointBlocks}), so matches are found by splitting the holders of block 0 on probes at
@@ -65,6 +67,9 @@ public final class PrefixIndex implements DispatchListener, EndpointLifecycleLis
 	private final LongAdder predictedHitBlocks = new LongAdder();
 
 	private final LongAdder evictedBlocks = new LongAdder();
+
+	/** Copied on add, so a dispatch reads it without a lock or an iterator. */
+	private volatile RecordedDispatchListener[] recordedDispatchListeners = new RecordedDispatchListener[0];
 
 	/** Cycle state is per index, so two indexes of different shape never read each other's hashes. */
 	private final SchedulingCycle.Key<PrefixHashes> hashesKey = new SchedulingCycle.Key<>("prefix-hashes");
@@ -253,6 +258,17 @@ public final class PrefixIndex implements DispatchListener, EndpointLifecycleLis
 		dispatchedBlocks.add(hashes.blockCount());
 		predictedHitBlocks.add(predictedMatch(cycle, hashes, chosen));
 		record(hashes, chosen.id());
+		for (RecordedDispatchListener listener : recordedDispatchListeners) {
+			listener.recorded(chosen.pool(), chosen.id(), hashes);
+		}
+	}
+
+	/** Adds a listener told of every dispatch {@link #onDispatch} records from now on. */
+	public synchronized void addRecordedDispatchListener(RecordedDispatchListener listener) {
+		RecordedDispatchListener[] listeners = Arrays.copyOf(recordedDispatchListeners,
+				recordedDispatchListeners.length + 1);
+		listeners[listeners.length - 1] = Objects.requireNonNull(listener, "listener");
+		recordedDispatchListeners = listeners;
 	}
 
 	private int predictedMatch(SchedulingCycle cycle, PrefixHashes hashes, Endpoint chosen) {

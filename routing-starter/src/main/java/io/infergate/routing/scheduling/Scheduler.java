@@ -8,8 +8,8 @@ import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
 
 /**
  * Runs one profile over a pool's endpoints: the filters in order, then every scorer, then the picker on the
- * weighted totals, then the dispatch listeners. A cycle that records scores also keeps which filter removed which
- * endpoint; other cycles pay nothing for that.
+ * weighted totals, then the dispatch listeners. The profile's {@link EndpointLoad} is set on the cycle first. A
+ * cycle that records scores also keeps which filter removed which endpoint; other cycles pay nothing for that.
  * <p>
  * The total of candidate i is Σ(weight·score) / Σweight. Dividing by the sum of the weights changes no pick
  * (every total is scaled by the same positive constant, so the argmax, the order for power-of-two and the
@@ -22,6 +22,7 @@ public final class Scheduler {
 
 	public SchedulingResult schedule(SchedulingProfile profile, SchedulingCycle cycle, List<Endpoint> endpoints) {
 		long start = System.nanoTime();
+		cycle.useLoad(profile.load());
 		boolean recording = cycle.recordScores();
 		List<FilterRemoval> removals = null;
 		List<Endpoint> candidates = endpoints;

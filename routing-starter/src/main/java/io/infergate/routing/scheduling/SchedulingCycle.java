@@ -5,7 +5,9 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
+import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.load.InFlightLoad;
 
 /**
  * The context of one scheduling decision: the request, the time it is made at, the randomness pickers use, and
@@ -22,6 +24,8 @@ public final class SchedulingCycle {
 	private final RandomGenerator random;
 
 	private final boolean recordScores;
+
+	private EndpointLoad load = InFlightLoad.INSTANCE;
 
 	private Map<Key<?>, Object> state;
 
@@ -43,6 +47,16 @@ public final class SchedulingCycle {
 
 	public RandomGenerator random() {
 		return random;
+	}
+
+	/** An endpoint's requests as the profile's {@link EndpointLoad} counts them; {@code in-flight} until one is set. */
+	public int load(Endpoint endpoint) {
+		return load.requests(endpoint);
+	}
+
+	/** Sets how {@link #load(Endpoint)} counts; the {@link Scheduler} sets the profile's before any plugin runs. */
+	public void useLoad(EndpointLoad load) {
+		this.load = load;
 	}
 
 	/** Whether this decision keeps every scorer's raw scores for a decision record. */

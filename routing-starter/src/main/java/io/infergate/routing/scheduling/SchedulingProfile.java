@@ -9,8 +9,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import io.infergate.routing.scheduling.load.InFlightLoad;
+
 /**
- * A named composition: 0..n filters run in order, 0..n weighted scorers, and exactly one picker.
+ * A named composition: 0..n filters run in order, 0..n weighted scorers, exactly one picker, and the
+ * {@link EndpointLoad} its load-weighing plugins read.
  */
 public final class SchedulingProfile {
 
@@ -22,15 +25,24 @@ public final class SchedulingProfile {
 
 	private final EndpointPicker picker;
 
+	private final EndpointLoad load;
+
 	private final double weightSum;
 
 	private final Map<String, Double> weights;
 
 	private final List<DispatchListener> dispatchListeners;
 
+	/** A profile that counts load as {@code in-flight}. */
 	public SchedulingProfile(String name, List<EndpointFilter> filters, List<WeightedScorer> scorers,
 			EndpointPicker picker) {
+		this(name, filters, scorers, picker, InFlightLoad.INSTANCE);
+	}
+
+	public SchedulingProfile(String name, List<EndpointFilter> filters, List<WeightedScorer> scorers,
+			EndpointPicker picker, EndpointLoad load) {
 		this.name = Objects.requireNonNull(name, "name");
+		this.load = Objects.requireNonNull(load, "load");
 		this.filters = List.copyOf(filters);
 		this.scorers = List.copyOf(scorers);
 		this.picker = Objects.requireNonNull(picker, () -> "profile '" + name + "' has no picker");
@@ -74,6 +86,10 @@ public final class SchedulingProfile {
 
 	public EndpointPicker picker() {
 		return picker;
+	}
+
+	public EndpointLoad load() {
+		return load;
 	}
 
 	/** Σ weights; totals are divided by it so they stay in [0,1]. */

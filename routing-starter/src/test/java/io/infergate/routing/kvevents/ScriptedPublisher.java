@@ -43,7 +43,13 @@ final class ScriptedPublisher implements AutoCloseable {
 
 	/** Binds {@code port} and {@code replayPort} (0: any free port). */
 	ScriptedPublisher(int port, int replayPort, int bufferBatches) {
+		this(port, replayPort, bufferBatches, 0);
+	}
+
+	/** As {@link #ScriptedPublisher(int, int, int)}, numbering its first batch {@code firstSequence}. */
+	ScriptedPublisher(int port, int replayPort, int bufferBatches, long firstSequence) {
 		this.bufferBatches = bufferBatches;
+		this.nextSequence = firstSequence;
 		pub = context.createSocket(SocketType.PUB);
 		pub.setHandshakeIvl(1000);
 		pub.setLinger(0);

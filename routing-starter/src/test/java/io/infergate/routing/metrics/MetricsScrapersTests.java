@@ -74,6 +74,23 @@ class MetricsScrapersTests {
 	}
 
 	@Test
+	void aSnapshotCarriesTheGatewaysInFlightCountFromWhenTheScrapeWasSent() {
+		ExpositionServer server = server(VLLM_V1);
+		server.delay(1000); // the first scrape is in flight for a while
+		Endpoint endpoint = endpoint(server);
+		endpoint.acquire(100);
+		endpoint.acquire(100);
+		scrapers.track(endpoint, settings.withIntervalMillis(1000).withTimeoutMillis(5000));
+		await().atMost(PATIENCE).until(() -> server.requests() >= 1);
+
+		endpoint.release(100); // while the first scrape waits for its answer
+
+		await().atMost(PATIENCE).until(() -> endpoint.snapshot() != null);
+		assertThat(endpoint.snapshot().inFlightRequestsAtScrape()).isEqualTo(2);
+		assertThat(endpoint.inFlightRequests()).isEqualTo(1);
+	}
+
+	@Test
 	void marksAnEndpointNotReadyAfterThresholdFailuresAndReadyAgainOnRecovery() {
 		ExpositionServer server = server(VLLM_V1);
 		Endpoint endpoint = endpoint(server);

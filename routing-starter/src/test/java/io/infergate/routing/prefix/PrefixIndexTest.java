@@ -227,6 +227,21 @@ class PrefixIndexTest {
 	}
 
 	@Test
+	void tellsItsListenersOfEachDispatchItRecordsFromItsOwnDecisionsOnly() {
+		List<String> heard = new ArrayList<>();
+		index.addRecordedDispatchListener((pool, endpoint, hashes) -> heard.add(pool + " " + endpoint + " "
+				+ hashes.blockCount()));
+		SchedulingCycle cycle = cycle(request(prompt("p", 4)));
+
+		index.onDispatch(cycle, first);
+		index.onDispatch(cycle, first);
+		index.record(index.hash(request(prompt("q", 2))), second.id());
+		index.onDispatch(cycle(request("shorter than a block")), second);
+
+		assertThat(heard).containsExactly("llama 10.0.0.1:8001 4");
+	}
+
+	@Test
 	void reportsSizeBlocksPerEndpointMemoryAndPredictedHitRatio() {
 		dispatch(request(prompt("p", 4)), first); // cold: 0 of 4 predicted
 		dispatch(request(prompt("p", 4)), first); // 4 of 4

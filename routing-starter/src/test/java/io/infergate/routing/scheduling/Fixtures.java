@@ -34,7 +34,7 @@ public final class Fixtures {
 	/** An endpoint whose snapshot, {@code ageMillis} old at {@link #NOW_MILLIS}, has {@code metrics}. */
 	public static Endpoint endpoint(int port, EndpointMetrics metrics, long ageMillis) {
 		Endpoint endpoint = endpoint(port);
-		endpoint.publish(new EndpointSnapshot(metrics, NOW_MILLIS - ageMillis));
+		endpoint.publish(new EndpointSnapshot(metrics, NOW_MILLIS - ageMillis, 0));
 		return endpoint;
 	}
 

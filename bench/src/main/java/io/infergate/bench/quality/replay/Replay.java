@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 import io.infergate.bench.quality.workload.BenchRequest;
 import io.infergate.bench.quality.workload.Workload;
@@ -18,12 +19,15 @@ import io.infergate.bench.quality.workload.WorkloadRequests.Conversation;
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.prefix.EngineBlockIndex;
+import io.infergate.routing.replica.DispatchChannel;
+import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.EngineEventListener;
@@ -33,8 +37,8 @@ import io.infergate.sim.engine.MetricsSnapshot;
 import io.infergate.sim.engine.VirtualTimeEngine;
 
 /**
- * Replays one workload under one scheduling profile in virtual time: the real router picks a pod for every request,
- * and one simulated engine per pod serves it.
+ * Replays one workload under one policy in virtual time: the real router picks a pod for every request, and one
+ * simulated engine per pod serves it.
  * <p>
  * A single-threaded discrete-event loop. Its queue holds arrivals and metric scrapes; the engines' own events are
  * their step ends. Each turn takes the earliest of the queue's head and the engines' next events, advances every
@@ -51,11 +55,17 @@ import io.infergate.sim.engine.VirtualTimeEngine;
  * <li><b>Arrivals</b>: Poisson (exponential gaps at the rate) or closed-loop (each client sends its next request when
  * the previous one ends). Multi-turn conversations send their next turn a think time after the previous reply ends;
  * under Poisson arrivals new conversations start at rate / turns, so requests arrive at about the rate.</li>
+ * <li><b>KV-cache events</b>: when the profile reads the engine block index ({@code precise-prefix}), every engine
+ * hands its event batches in-process to that index of every gateway replica at the end of each step, the objects a
+ * ZeroMQ subscriber would decode, with no transport delay.</li>
  * <li><b>Failures</b>: a request the router gives no endpoint, or that the chosen engine refuses (too long), counts as
  * failed at its arrival.</li>
- * <li><b>KV-cache events</b>: when the profile reads the engine block index ({@code precise-prefix}), every engine
- * hands its event batches in-process to that index at the end of each step, the objects a ZeroMQ subscriber would
- * decode, with no transport delay.</li>
+ * <li><b>Gateway replicas</b> ({@link Workload#gateways()}): each is its own routing context (prefix index, sessions,
+ * round-robin turns), its own endpoints (in-flight counts, snapshots) and its own scrape phase: replica g of N scrapes
+ * at g/N of the interval after replica 0 (all of them once at time 0, before traffic). Request i goes to replica
+ * i mod N, as a round-robin load balancer in front of them would send it. With dispatch sharing
+ * ({@link Policy#dispatchSharing()}), each replica's dispatches reach the others' prefix indexes the propagation
+ * delay later, through the same {@link DispatchSharing} the gateway runs over Redis.</li>
  * </ul>
  * Everything random derives from the workload's seed, and the loop has no wall-clock input, so a replay repeats
  * exactly; only {@link RequestRecord#schedulerNanos()} is wall time.
@@ -69,9 +79,15 @@ public final class Replay {
 	/** The scrape interval: GIE/llm-d's {@code --refresh-metrics-interval} default, 50 ms. */
 	public static final long SCRAPE_INTERVAL_MICROS = 50_000;
 
+	/** Propagation delay of shared dispatches when none is given: about a Redis pub/sub hop within a data centre. */
+	public static final long DEFAULT_SHARING_DELAY_MICROS = 1_000;
+
 	private static final int ARRIVALS = 101;
 
 	private static final int PICKER = 102;
+
+	/** Seeds of replicas after the first are spaced by this prime, so each picker draws its own sequence. */
+	private static final long REPLICA_SEED_STRIDE = 7919;
 
 	/** Told of every request that ends, completed or failed. */
 	@FunctionalInterface
@@ -85,9 +101,11 @@ public final class Replay {
 
 	private final Workload workload;
 
-	private final String policy;
+	private final Policy policy;
 
 	private final double ratePerSecond;
+
+	private final long sharingDelayMicros;
 
 	private final Progress progress;
 
@@ -104,11 +122,17 @@ public final class Replay {
 
 	private final Map<Endpoint, Pod> podsByEndpoint = new IdentityHashMap<>();
 
+	private final List<Gateway> gateways = new ArrayList<>();
+
+	/** The engine block index of every replica whose profile reads one: each replica subscribes to every pod. */
+	private final List<EngineBlockIndex> engineBlockIndexes = new ArrayList<>();
+
 	private final List<RequestRecord> measured = new ArrayList<>();
 
-	private InferenceRouter router;
-
 	private long sequence;
+
+	/** Scrapes in the event queue: the queue holds something else to happen only when it is longer. */
+	private int queuedScrapes;
 
 	private long reserved;
 
@@ -124,18 +148,30 @@ public final class Replay {
 
 	private long[] windowStartCounters = new long[3];
 
+	private long[] prefixIndexBytes = new long[0];
+
 	/** The request being routed, for the oracle scorer. */
 	private int[] routedPromptTokens;
 
 	private String routedAdapter;
 
 	/**
+	 * @param policy a profile name, with {@value Policy#DISPATCH_SHARING} for replicas that share their dispatches
 	 * @param ratePerSecond the Poisson rate to use (one rung of a ladder), ignored for closed-loop arrivals
 	 */
 	public Replay(Workload workload, String policy, double ratePerSecond, Progress progress) {
+		this(workload, policy, ratePerSecond, DEFAULT_SHARING_DELAY_MICROS, progress);
+	}
+
+	/**
+	 * @param sharingDelayMicros how long a shared dispatch takes to reach the other replicas, virtual µs
+	 */
+	public Replay(Workload workload, String policy, double ratePerSecond, long sharingDelayMicros,
+			Progress progress) {
 		this.workload = workload;
-		this.policy = policy;
+		this.policy = Policy.parse(policy);
 		this.ratePerSecond = ratePerSecond;
+		this.sharingDelayMicros = sharingDelayMicros;
 		this.progress = progress;
 		this.requests = new WorkloadRequests(workload);
 		this.arrivalGaps = new SplittableRandom(workload.seed() * 31 + ARRIVALS);
@@ -146,32 +182,39 @@ public final class Replay {
 		return RoutingContext.profileNames();
 	}
 
+	/** Whether a policy's profile reads the engines' KV-cache events, so its pods must publish them. */
+	public static boolean readsKvEvents(String policy) {
+		return RoutingContext.readsEngineBlocks(Policy.parse(policy).profile());
+	}
+
 	public RunResult run() {
 		List<URI> uris = new ArrayList<>();
 		for (int i = 0; i < workload.cluster().pods(); i++) {
-			uris.add(URI.create("http://pod-" + i + ".bench:8000"));
+			URI uri = URI.create("http://pod-" + i + ".bench:8000");
+			uris.add(uri);
+			EndpointId id = EndpointId.of(uri);
+			KvEventSink kvEvents = (batch) -> {
+				for (EngineBlockIndex index : engineBlockIndexes) {
+					index.apply(id, batch);
+				}
+			};
+			pods.add(new Pod(i, workload.cluster().engineConfig(i), kvEvents));
 		}
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setEndpoints(uris);
-		pool.setProfile(policy);
-		EndpointRegistry registry = new EndpointRegistry(Map.of(POOL, pool));
-		SplittableRandom pickerRandom = new SplittableRandom(workload.seed() * 31 + PICKER);
-		try (RoutingContext context = RoutingContext.start(clock, registry, new EngineCacheOracle(), pickerRandom)) {
-			this.router = context.router();
-			registry.sync(POOL, uris);
-			List<Endpoint> endpoints = registry.pool(POOL).endpoints();
-			EngineBlockIndex engineBlocks = context.engineBlockIndexReadBy(policy);
-			for (int i = 0; i < endpoints.size(); i++) {
-				Endpoint endpoint = endpoints.get(i);
-				KvEventSink kvEvents = (engineBlocks != null) ? (batch) -> engineBlocks.apply(endpoint.id(), batch)
-						: KvEventSink.NONE;
-				Pod pod = new Pod(i, endpoint, workload.cluster().engineConfig(i), kvEvents);
-				pods.add(pod);
-				podsByEndpoint.put(pod.endpoint, pod);
+		try {
+			for (int g = 0; g < workload.gateways(); g++) {
+				gateways.add(new Gateway(g, uris));
 			}
-			schedule(0, this::scrape);
+			for (Gateway gateway : gateways) {
+				scheduleScrape(0, gateway);
+			}
 			startArrivals();
 			loop();
+			prefixIndexBytes = gateways.stream()
+				.mapToLong((gateway) -> gateway.context.prefixIndex().stats().approximateMemoryBytes())
+				.toArray();
+		}
+		finally {
+			gateways.forEach(Gateway::close);
 		}
 		return result();
 	}
@@ -210,21 +253,33 @@ public final class Replay {
 		events.add(new Event(atMicros, sequence++, action));
 	}
 
-	private void scrape() {
+	/**
+	 * One replica's scrape of every pod. After the first, at time 0, replica g scrapes at its phase g/N of the interval
+	 * and every interval after that, while anything is left to happen.
+	 */
+	private void scrape(Gateway gateway) {
+		queuedScrapes--;
 		long now = clock.nowMicros();
 		boolean busy = false;
 		for (Pod pod : pods) {
 			MetricsSnapshot metrics = pod.engine.metrics();
-			pod.endpoint.publish(new EndpointSnapshot(new EndpointMetrics(metrics.numRequestsWaiting(),
+			Endpoint endpoint = gateway.endpoints.get(pod.index);
+			endpoint.publish(new EndpointSnapshot(new EndpointMetrics(metrics.numRequestsWaiting(),
 					metrics.numRequestsRunning(), metrics.kvCacheUsage(), metrics.blockSize(), metrics.numKvBlocks(),
 					metrics.maxLoras(), Set.copyOf(metrics.runningLoraAdapters()),
-					Set.copyOf(metrics.waitingLoraAdapters())), clock.millis()));
-			pod.endpoint.setReady(true);
+					Set.copyOf(metrics.waitingLoraAdapters())), clock.millis(), endpoint.inFlightRequests()));
+			endpoint.setReady(true);
 			busy |= pod.engine.nextEventMicros() != Long.MAX_VALUE;
 		}
-		if (busy || !events.isEmpty()) {
-			schedule(now + SCRAPE_INTERVAL_MICROS, this::scrape);
+		if (busy || events.size() > queuedScrapes) {
+			long phase = SCRAPE_INTERVAL_MICROS * gateway.index / gateways.size();
+			scheduleScrape((now == 0) ? phase + SCRAPE_INTERVAL_MICROS : now + SCRAPE_INTERVAL_MICROS, gateway);
 		}
+	}
+
+	private void scheduleScrape(long atMicros, Gateway gateway) {
+		queuedScrapes++;
+		schedule(atMicros, () -> scrape(gateway));
 	}
 
 	private void startArrivals() {
@@ -259,7 +314,26 @@ public final class Replay {
 	}
 
 	private long exponentialGapMicros(double perSecond) {
-		return Math.round(-Math.log(1 - arrivalGaps.nextDouble()) / perSecond * 1e6);
+		return exponentialGapMicros(arrivalGaps, perSecond);
+	}
+
+	private static long exponentialGapMicros(SplittableRandom gaps, double perSecond) {
+		return Math.round(-Math.log(1 - gaps.nextDouble()) / perSecond * 1e6);
+	}
+
+	/**
+	 * The arrival times, virtual µs, of the requests of a workload of independent requests under Poisson arrivals
+	 * at {@code ratePerSecond}: the times a replay sends them at, for a driver that sends them over real HTTP.
+	 */
+	public static long[] poissonArrivalMicros(Workload workload, double ratePerSecond) {
+		SplittableRandom gaps = new SplittableRandom(workload.seed() * 31 + ARRIVALS);
+		long[] arrivals = new long[workload.totalRequests()];
+		long at = 0;
+		for (int i = 0; i < arrivals.length; i++) {
+			at += exponentialGapMicros(gaps, ratePerSecond);
+			arrivals[i] = at;
+		}
+		return arrivals;
 	}
 
 	/** Poisson arrivals of independent requests. */
@@ -349,8 +423,9 @@ public final class Replay {
 				benchRequest.sessionKey(), 0);
 		routedPromptTokens = promptTokens;
 		routedAdapter = adapter;
+		Gateway gateway = gateways.get((int) (index % gateways.size()));
 		long startNanos = System.nanoTime();
-		RoutingOutcome outcome = router.route(request, List.of());
+		RoutingOutcome outcome = gateway.router.route(request, List.of());
 		record.schedulerNanos = System.nanoTime() - startNanos;
 		routedPromptTokens = null;
 		Pod pod = outcome.hasEndpoint() ? podsByEndpoint.get(outcome.chosen()) : null;
@@ -365,7 +440,7 @@ public final class Replay {
 		}
 		record.pod = pod.index;
 		Dispatch dispatch = new Dispatch(request);
-		dispatch.dispatchTo(pod.endpoint);
+		dispatch.dispatchTo(outcome.chosen());
 		// A pod can be 1 µs ahead only after zero-time steps started at this instant.
 		pod.engine.submit(Math.max(now, pod.engine.nowMicros()), new EngineRequest(promptTokens, adapter,
 				benchRequest.outputTokens(), new Sent(record, dispatch, followUp)));
@@ -396,26 +471,88 @@ public final class Replay {
 			}
 			endMicros = Math.max(endMicros, record.finishMicros);
 		}
-		return new RunResult(policy, workload.arrival().type() == Arrival.Type.CLOSED_LOOP ? Double.NaN : ratePerSecond,
+		return new RunResult(policy.name(),
+				workload.arrival().type() == Arrival.Type.CLOSED_LOOP ? Double.NaN : ratePerSecond,
 				List.copyOf(measured), issued, completed, failed, end[0] - windowStartCounters[0],
-				end[1] - windowStartCounters[1], end[2] - windowStartCounters[2], perPod, endMicros);
+				end[1] - windowStartCounters[1], end[2] - windowStartCounters[2], perPod, endMicros, prefixIndexBytes);
 	}
 
 	private record Event(long timeMicros, long sequence, Runnable action) {
 	}
 
-	/** One simulated model server: its engine and the endpoint the router knows it by. */
+	/**
+	 * One gateway replica: its own routing context and registry, so its own endpoints (in-flight counts, snapshots),
+	 * prefix index, sessions and picker state; and, with dispatch sharing, its end of the in-process channel.
+	 */
+	private final class Gateway implements DispatchChannel {
+
+		final int index;
+
+		final RoutingContext context;
+
+		final InferenceRouter router;
+
+		final List<Endpoint> endpoints;
+
+		private final List<Consumer<byte[]>> receivers = new ArrayList<>(1);
+
+		Gateway(int index, List<URI> uris) {
+			this.index = index;
+			PoolProperties.Pool pool = new PoolProperties.Pool();
+			pool.setEndpoints(uris);
+			pool.setProfile(policy.profile());
+			EndpointRegistry registry = new EndpointRegistry(Map.of(POOL, pool));
+			SplittableRandom pickerRandom = new SplittableRandom(
+					workload.seed() * 31 + PICKER + REPLICA_SEED_STRIDE * index);
+			this.context = RoutingContext.start(clock, registry, new EngineCacheOracle(), pickerRandom);
+			this.router = context.router();
+			registry.sync(POOL, uris);
+			this.endpoints = registry.pool(POOL).endpoints();
+			for (int i = 0; i < endpoints.size(); i++) {
+				podsByEndpoint.put(endpoints.get(i), pods.get(i));
+			}
+			EngineBlockIndex engineBlocks = context.engineBlockIndexReadBy(policy.profile());
+			if (engineBlocks != null) {
+				engineBlockIndexes.add(engineBlocks);
+			}
+			if (policy.dispatchSharing()) {
+				new DispatchSharing(context.prefixIndex(), this, registry).start();
+			}
+		}
+
+		/** Delivers to every other replica, {@link #sharingDelayMicros} from now. */
+		@Override
+		public void publish(byte[] message) {
+			long at = clock.nowMicros() + sharingDelayMicros;
+			for (Gateway peer : gateways) {
+				if (peer != this) {
+					for (Consumer<byte[]> receiver : peer.receivers) {
+						schedule(at, () -> receiver.accept(message));
+					}
+				}
+			}
+		}
+
+		@Override
+		public void subscribe(Consumer<byte[]> receiver) {
+			receivers.add(receiver);
+		}
+
+		@Override
+		public void close() {
+			context.close();
+		}
+	}
+
+	/** One simulated model server: its engine, which every gateway replica knows by an endpoint of its own. */
 	private final class Pod implements EngineEventListener {
 
 		final int index;
 
-		final Endpoint endpoint;
-
 		final VirtualTimeEngine engine;
 
-		Pod(int index, Endpoint endpoint, EngineConfig config, KvEventSink kvEvents) {
+		Pod(int index, EngineConfig config, KvEventSink kvEvents) {
 			this.index = index;
-			this.endpoint = endpoint;
 			this.engine = new VirtualTimeEngine(config, this, VirtualClock.EPOCH_MILLIS / 1000.0, kvEvents);
 		}
 

@@ -29,6 +29,24 @@ public final class RequestRecord {
 		this.arrivalMicros = arrivalMicros;
 	}
 
+	/** A request that a driver outside the replay saw served; times in µs of model time from the start of the run. */
+	public static RequestRecord completed(long index, long arrivalMicros, int pod, long firstTokenMicros,
+			long finishMicros, int outputTokens) {
+		RequestRecord record = new RequestRecord(index, arrivalMicros);
+		record.pod = pod;
+		record.firstTokenMicros = firstTokenMicros;
+		record.finishMicros = finishMicros;
+		record.outputTokens = outputTokens;
+		return record;
+	}
+
+	/** A request that a driver outside the replay saw fail. */
+	public static RequestRecord failed(long index, long arrivalMicros) {
+		RequestRecord record = new RequestRecord(index, arrivalMicros);
+		record.failed = true;
+		return record;
+	}
+
 	public long index() {
 		return index;
 	}

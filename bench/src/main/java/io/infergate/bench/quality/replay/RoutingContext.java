@@ -12,6 +12,7 @@ import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.EngineBlockIndex;
+import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
@@ -30,7 +31,8 @@ import org.springframework.core.io.ClassPathResource;
 /**
  * A Spring context holding the real scheduler for one replay, built as a {@code SpringApplication} so that the
  * shipped profiles load exactly as in the gateway, and the {@link InferenceRouter} over it. Every replay gets a fresh
- * context, so plugins with memory (prefix index, sessions, round-robin turns) start empty.
+ * context, so plugins with memory (prefix index, sessions, round-robin turns) start empty, and each gateway replica of
+ * a replay has its own.
  */
 final class RoutingContext implements AutoCloseable {
 
@@ -75,8 +77,21 @@ final class RoutingContext implements AutoCloseable {
 		}
 	}
 
+	/** Whether the profile named {@code profile} reads the engines' KV-cache events. */
+	static boolean readsEngineBlocks(String profile) {
+		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(Map.of()),
+				new NoOracle(), RandomGenerator.of("L64X128MixRandom"))) {
+			return probe.engineBlockIndexReadBy(profile) != null;
+		}
+	}
+
 	InferenceRouter router() {
 		return router;
+	}
+
+	/** The prefix index every prefix-reading plugin of this context shares. */
+	PrefixIndex prefixIndex() {
+		return context.getBean(PrefixIndex.class);
 	}
 
 	/**

@@ -17,8 +17,10 @@ import java.util.List;
  * @param preemptions requests the engines preempted for lack of KV blocks
  * @param measuredRequestsPerPod measured requests each pod received
  * @param endMicros virtual time at which the last request ended
+ * @param prefixIndexBytes each gateway replica's prefix index at the end of the run, its own estimate of its memory
+ * ({@link io.infergate.routing.prefix.PrefixIndexStats#approximateMemoryBytes()}); empty when not known
  */
 public record RunResult(String policy, double ratePerSecond, List<RequestRecord> measured, long issued,
 		long completed, long failed, long prefixQueryTokens, long prefixHitTokens, long preemptions,
-		long[] measuredRequestsPerPod, long endMicros) {
+		long[] measuredRequestsPerPod, long endMicros, long[] prefixIndexBytes) {
 }

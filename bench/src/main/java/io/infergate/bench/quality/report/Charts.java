@@ -69,18 +69,30 @@ final class Charts {
 	/** One figure of every policy against the offered rate, one line per policy. */
 	static void againstRate(File file, String title, String valueLabel, List<RateResults> rates,
 			ToDoubleFunction<Figures> value) throws IOException {
+		against(file, title, "offered rate (requests/s)", valueLabel,
+				rates.stream().map(RateResults::ratePerSecond).toList(),
+				rates.stream().map(RateResults::policies).toList(), value);
+	}
+
+	/**
+	 * One figure of every policy against a varied setting, one line per policy.
+	 * @param xs the setting's values, in order
+	 * @param figures the policies' figures at each value of {@code xs}
+	 */
+	static void against(File file, String title, String xLabel, String valueLabel, List<? extends Number> xs,
+			List<Map<String, Figures>> figures, ToDoubleFunction<Figures> value) throws IOException {
 		XYSeriesCollection dataset = new XYSeriesCollection();
-		for (String policy : rates.get(0).policies().keySet()) {
+		for (String policy : figures.get(0).keySet()) {
 			XYSeries series = new XYSeries(policy, true, true);
-			for (RateResults rate : rates) {
-				double y = value.applyAsDouble(rate.policies().get(policy));
+			for (int i = 0; i < xs.size(); i++) {
+				double y = value.applyAsDouble(figures.get(i).get(policy));
 				if (!Double.isNaN(y)) {
-					series.add(rate.ratePerSecond(), y);
+					series.add(xs.get(i).doubleValue(), y);
 				}
 			}
 			dataset.addSeries(series);
 		}
-		JFreeChart chart = ChartFactory.createXYLineChart(title, "offered rate (requests/s)", valueLabel, dataset,
+		JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, valueLabel, dataset,
 				PlotOrientation.VERTICAL, true, false, false);
 		style(chart.getXYPlot(), dataset.getSeriesCount(), true);
 		ChartUtils.saveChartAsPNG(file, chart, WIDTH, HEIGHT);

@@ -55,6 +55,62 @@ public final class ReportWriter {
 		Files.writeString(outDir.resolve("report.md"), md.toString(), StandardCharsets.UTF_8);
 	}
 
+	/**
+	 * The report of one workload run behind several numbers of gateway replicas: a summary of TTFT p90 and prefix hit
+	 * rate against the number, then each number's full table and TTFT CDF.
+	 * @param byGateways each number's figures by policy, in the order run
+	 * @param ttftByGateways each number's policies' sorted TTFTs in ms
+	 */
+	public static void writeByGateways(Path outDir, Workload workload, String command,
+			Map<Integer, Map<String, Figures>> byGateways, Map<Integer, Map<String, double[]>> ttftByGateways)
+			throws IOException {
+		Files.writeString(outDir.resolve("results.json"), ResultsJson.writeByGateways(workload.name(), byGateways),
+				StandardCharsets.UTF_8);
+		StringBuilder md = new StringBuilder();
+		md.append("# Routing quality: ").append(workload.name()).append(" behind ")
+			.append(byGateways.keySet()).append(" gateway replicas\n\n");
+		md.append(describe(workload.withGateways(1))).append(" Each run puts N gateway replicas, each with its own "
+				+ "routing state, behind a round-robin load balancer.\n\n");
+		md.append("Reproduce:\n\n    ").append(command).append("\n\n");
+		md.append("## Against the number of gateway replicas\n\n");
+		gatewaysTable(md, byGateways);
+		List<Integer> counts = List.copyOf(byGateways.keySet());
+		List<Map<String, Figures>> runs = List.copyOf(byGateways.values());
+		Charts.against(outDir.resolve("ttft-p90-vs-gateways.png").toFile(), workload.name() + ": TTFT p90",
+				"gateway replicas", "TTFT p90 (ms)", counts, runs, Figures::ttftP90Ms);
+		Charts.against(outDir.resolve("prefix-hit-vs-gateways.png").toFile(), workload.name() + ": prefix hit rate",
+				"gateway replicas", "prefix hit rate", counts, runs, Figures::prefixHitRate);
+		md.append("\n![TTFT p90 against gateway replicas](ttft-p90-vs-gateways.png)\n\n");
+		md.append("![prefix hit rate against gateway replicas](prefix-hit-vs-gateways.png)\n\n");
+		for (Map.Entry<Integer, Map<String, Figures>> entry : byGateways.entrySet()) {
+			int n = entry.getKey();
+			md.append("## ").append(n).append(n == 1 ? " gateway replica" : " gateway replicas").append("\n\n");
+			table(md, entry.getValue());
+			String chart = "ttft-cdf-gateways-" + n + ".png";
+			Charts.ttftCdf(outDir.resolve(chart).toFile(), workload.name() + ": TTFT CDF, " + n + " gateway replicas",
+					ttftByGateways.get(n));
+			md.append("\n![TTFT CDF](").append(chart).append(")\n\n");
+		}
+		md.append(DEFINITIONS);
+		Files.writeString(outDir.resolve("report.md"), md.toString(), StandardCharsets.UTF_8);
+	}
+
+	/** TTFT p90 and prefix hit rate of every policy at each number of gateway replicas. */
+	public static void gatewaysTable(StringBuilder md, Map<Integer, Map<String, Figures>> byGateways) {
+		md.append("| policy |");
+		byGateways.keySet().forEach((n) -> md.append(" TTFT p90 ms, N=").append(n).append(" |"));
+		byGateways.keySet().forEach((n) -> md.append(" prefix hit, N=").append(n).append(" |"));
+		md.append("\n|---|").append("---:|".repeat(2 * byGateways.size())).append('\n');
+		for (String policy : byGateways.values().iterator().next().keySet()) {
+			md.append("| ").append(policy).append(" |");
+			byGateways.values()
+				.forEach((run) -> md.append(' ').append(fixed(run.get(policy).ttftP90Ms(), 1)).append(" |"));
+			byGateways.values()
+				.forEach((run) -> md.append(' ').append(fixed(run.get(policy).prefixHitRate(), 3)).append(" |"));
+			md.append('\n');
+		}
+	}
+
 	/** The Markdown table of one rate's figures, one row per policy. */
 	public static void table(StringBuilder md, Map<String, Figures> policies) {
 		md.append("| policy | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p50 ms | E2E p50 ms | E2E p99 ms "
@@ -96,13 +152,15 @@ public final class ReportWriter {
 		};
 		return String.format(Locale.ROOT,
 				"%d pods (%s, %d KV blocks of %d tokens, max %d sequences, %d batched tokens%s%s), %s, "
-						+ "%d measured requests after %d warm-up, shape %s, seed %d.",
+						+ "%d measured requests after %d warm-up, shape %s, seed %d%s.",
 				cluster.pods(), cluster.perfProfile().name(), cluster.kvBlocks(), cluster.blockSize(),
 				cluster.maxNumSeqs(), cluster.maxNumBatchedTokens(),
 				cluster.adapters().isEmpty() ? ""
 						: ", adapters " + cluster.adapters() + " with " + cluster.maxLoras() + " slots",
 				cluster.overrides().isEmpty() ? "" : ", overrides " + cluster.overrides().size(), arrivals,
-				workload.requests(), workload.warmup(), workload.shape(), workload.seed());
+				workload.requests(), workload.warmup(), workload.shape(), workload.seed(),
+				workload.gateways() == 1 ? ""
+						: ", " + workload.gateways() + " gateway replicas behind a round-robin load balancer");
 	}
 
 	private static final String DEFINITIONS = """

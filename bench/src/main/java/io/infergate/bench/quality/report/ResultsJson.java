@@ -5,9 +5,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes {@code results.json}: {@code {"workload": NAME, "policies": {POLICY: FIGURES}}}, or for a ladder of rates
- * {@code {"workload": NAME, "ladder": {RATE: {"workload": NAME, "policies": {...}}}}}. Keys keep their order and
- * numbers a fixed number of decimals, so the same figures always give the same bytes; NaN is written as null.
+ * Writes {@code results.json}: {@code {"workload": NAME, "policies": {POLICY: FIGURES}}}; for a ladder of rates
+ * {@code {"workload": NAME, "ladder": {RATE: {"workload": NAME, "policies": {...}}}}}; for several numbers of gateway
+ * replicas {@code {"workload": NAME, "gateways": {N: {"workload": NAME, "policies": {...}}}}}. Keys keep their order
+ * and numbers a fixed number of decimals, so the same figures always give the same bytes; NaN is written as null.
  */
 public final class ResultsJson {
 
@@ -19,21 +20,35 @@ public final class ResultsJson {
 	}
 
 	public static String write(String workload, List<RateResults> rates, boolean ladder) {
+		if (!ladder) {
+			return write(workload, null, List.of(), List.of(rates.get(0).policies()));
+		}
+		return write(workload, "ladder", rates.stream().map((rate) -> rateKey(rate.ratePerSecond())).toList(),
+				rates.stream().map(RateResults::policies).toList());
+	}
+
+	/** One run per number of gateway replicas, keyed by the number. */
+	public static String writeByGateways(String workload, Map<Integer, Map<String, Figures>> byGateways) {
+		return write(workload, "gateways", byGateways.keySet().stream().map(String::valueOf).toList(),
+				List.copyOf(byGateways.values()));
+	}
+
+	/** The policies of one run, or those of several runs under {@code group}, keyed by {@code keys}. */
+	private static String write(String workload, String group, List<String> keys, List<Map<String, Figures>> runs) {
 		StringBuilder json = new StringBuilder();
 		json.append("{\n  \"workload\": ").append(string(workload)).append(",\n");
-		if (!ladder) {
+		if (group == null) {
 			json.append("  \"policies\": ");
-			policies(json, rates.get(0).policies(), "  ");
+			policies(json, runs.get(0), "  ");
 		}
 		else {
-			json.append("  \"ladder\": {\n");
-			for (int r = 0; r < rates.size(); r++) {
-				RateResults rate = rates.get(r);
-				json.append("    ").append(string(rateKey(rate.ratePerSecond()))).append(": {\n");
+			json.append("  ").append(string(group)).append(": {\n");
+			for (int r = 0; r < runs.size(); r++) {
+				json.append("    ").append(string(keys.get(r))).append(": {\n");
 				json.append("      \"workload\": ").append(string(workload)).append(",\n");
 				json.append("      \"policies\": ");
-				policies(json, rate.policies(), "      ");
-				json.append("\n    }").append(r + 1 < rates.size() ? ",\n" : "\n");
+				policies(json, runs.get(r), "      ");
+				json.append("\n    }").append(r + 1 < runs.size() ? ",\n" : "\n");
 			}
 			json.append("  }");
 		}

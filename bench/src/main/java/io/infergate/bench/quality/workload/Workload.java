@@ -16,14 +16,21 @@ import io.infergate.sim.engine.PerfProfile;
  * @param arrival when requests arrive
  * @param requests requests measured, after the warm-up
  * @param warmup requests sent first and left out of every figure
+ * @param gateways independent gateway replicas, each with its own routing state; requests are spread over them
+ * round-robin, as a plain load balancer in front of them would
  * @param shape what each request is
  */
 public record Workload(String name, long seed, Cluster cluster, Arrival arrival, int requests, int warmup,
-		Shape shape) {
+		int gateways, Shape shape) {
 
 	/** Requests sent in one run: warm-up and measured. */
 	public int totalRequests() {
 		return warmup + requests;
+	}
+
+	/** This workload behind {@code count} gateway replicas. */
+	public Workload withGateways(int count) {
+		return new Workload(name, seed, cluster, arrival, requests, warmup, count, shape);
 	}
 
 	/**

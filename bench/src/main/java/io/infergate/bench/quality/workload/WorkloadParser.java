@@ -70,6 +70,7 @@ public final class WorkloadParser {
 		Arrival arrival = arrival(top.section("arrival"));
 		int requests = top.integer("requests", null, 1);
 		int warmup = top.integer("warmup", 0, 0);
+		int gateways = top.integer("gateways", 1, 1);
 		Shape shape = shape(top.section("shape"), cluster);
 		top.rejectUnknownKeys();
 		if (shape instanceof MultiTurn multiTurn || (shape instanceof LoraMix mix && mix.base() instanceof MultiTurn)) {
@@ -80,7 +81,7 @@ public final class WorkloadParser {
 						+ " requests, fewer than warmup + requests = " + (requests + warmup));
 			}
 		}
-		return new Workload(name, seed, cluster, arrival, requests, warmup, shape);
+		return new Workload(name, seed, cluster, arrival, requests, warmup, gateways, shape);
 	}
 
 	private static Cluster cluster(Section section) {

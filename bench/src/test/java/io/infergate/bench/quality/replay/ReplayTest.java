@@ -1,12 +1,18 @@
 package io.infergate.bench.quality.replay;
 
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 import io.infergate.bench.quality.report.Figures;
 import io.infergate.bench.quality.workload.Workload;
 import io.infergate.bench.quality.workload.WorkloadParser;
+import io.infergate.bench.quality.workload.WorkloadRequests;
 import io.infergate.sim.engine.PerfProfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +27,7 @@ class ReplayTest {
 		Workload.Cluster c = workload.cluster();
 		return new Workload(workload.name(), workload.seed(), new Workload.Cluster(c.pods(), profile, c.kvBlocks(),
 				c.blockSize(), c.maxNumSeqs(), c.maxNumBatchedTokens(), c.maxLoras(), c.adapters(), c.overrides()),
-				workload.arrival(), workload.requests(), workload.warmup(), workload.shape());
+				workload.arrival(), workload.requests(), workload.warmup(), workload.gateways(), workload.shape());
 	}
 
 	/** Four random prompts of 100 tokens and 4 output tokens, from {@code clients} closed-loop clients. */
@@ -89,5 +95,80 @@ class ReplayTest {
 		assertThat(run.prefixHitTokens()).isEqualTo(256);
 		assertThat(records.get(0).firstTokenMicros() - records.get(0).arrivalMicros()).isEqualTo(1000 + 10 * 281);
 		assertThat(records.get(1).firstTokenMicros() - records.get(1).arrivalMicros()).isEqualTo(1000 + 10 * 25);
+	}
+
+	@Test
+	void gatewayReplicasTakeRequestsInTurnAndEachRotatesItsOwnRoundRobin() {
+		// Replica 0 routes requests 0, 2, 4, 6 and replica 1 requests 1, 3, 5, 7; each round-robin picker starts at
+		// pod 0 and knows nothing of the other's turns.
+		Workload workload = withProfile(WorkloadParser.parse("""
+				name: hand
+				cluster: {pods: 2}
+				arrival: {type: closed-loop, concurrency: 1}
+				requests: 8
+				gateways: 2
+				shape: {type: random, prompt-len: 100, output-len: 4}
+				"""), ONE_MS_STEPS);
+
+		RunResult run = new Replay(workload, "round-robin", Double.NaN, Replay.Progress.NONE).run();
+
+		assertThat(run.measured()).extracting(RequestRecord::pod).containsExactly(0, 0, 1, 1, 0, 0, 1, 1);
+	}
+
+	@Test
+	void withDispatchSharingAReplicaSendsAGroupWhereAnotherReplicaSentIt() {
+		// One request at a time, each taking milliseconds: with a 1 ms propagation delay every replica's index knows
+		// where the others sent a group before the group's next request.
+		Workload workload = withProfile(WorkloadParser.parse("""
+				name: hand
+				seed: 3
+				cluster: {pods: 8}
+				arrival: {type: closed-loop, concurrency: 1}
+				requests: 48
+				gateways: 4
+				shape: {type: shared-prefix, groups: 6, prompts-per-group: 8, system-prompt-len: 256,
+				        question-len: 16, output-len: 2}
+				"""), ONE_MS_STEPS);
+
+		RunResult shared = new Replay(workload, "prefix-only+dispatch-sharing", Double.NaN, Replay.Progress.NONE)
+			.run();
+		RunResult alone = new Replay(workload, "prefix-only", Double.NaN, Replay.Progress.NONE).run();
+
+		assertThat(podsPerGroup(workload, shared)).as("pods each group went to").hasSize(6).containsOnly(1);
+		assertThat(podsPerGroup(workload, alone)).as("without sharing each replica places a group itself")
+			.anyMatch((pods) -> pods > 1);
+		assertThat(shared.prefixHitTokens()).isGreaterThan(alone.prefixHitTokens());
+	}
+
+	@Test
+	void everyProfileRunsBehindTwoGatewayReplicas() {
+		Workload workload = WorkloadParser.parse("""
+				name: every-profile
+				cluster: {pods: 3, max-loras: 1, adapters: [a]}
+				arrival: {type: poisson, rate: 200}
+				requests: 60
+				gateways: 2
+				shape: {type: lora-mix, adapter-weights: {a: 0.5, none: 0.5}, conversations: 10, turns: 6,
+				        system-prompt-len: 64, user-turn-len: 32, output-len: 8, think-time-ms: 5}
+				""");
+		for (String profile : Replay.policies()) {
+			for (String policy : List.of(profile, profile + Policy.DISPATCH_SHARING)) {
+				RunResult run = new Replay(workload, policy, 200, Replay.Progress.NONE).run();
+
+				assertThat(run.failed()).as(policy).isZero();
+				assertThat(run.completed()).as(policy).isEqualTo(60);
+			}
+		}
+	}
+
+	/** For each group (system prompt) of a shared-prefix run, the number of distinct pods its requests went to. */
+	private static Collection<Integer> podsPerGroup(Workload workload, RunResult run) {
+		WorkloadRequests requests = new WorkloadRequests(workload);
+		Map<String, Set<Integer>> podsBySystemPrompt = new HashMap<>();
+		for (RequestRecord record : run.measured()) {
+			String system = requests.request(record.index()).messages().get(0).content();
+			podsBySystemPrompt.computeIfAbsent(system, (key) -> new HashSet<>()).add(record.pod());
+		}
+		return podsBySystemPrompt.values().stream().map(Set::size).toList();
 	}
 }

@@ -46,6 +46,8 @@ class WorkloadParserTest {
 		assertThat(workload.name()).isEqualTo("tiny");
 		assertThat(workload.seed()).isEqualTo(7);
 		assertThat(workload.totalRequests()).isEqualTo(12);
+		assertThat(workload.gateways()).as("one gateway unless the file says otherwise").isEqualTo(1);
+		assertThat(WorkloadParser.parse(SHARED_PREFIX + "gateways: 4\n").gateways()).isEqualTo(4);
 		assertThat(workload.arrival().rates()).containsExactly(12.5);
 		SharedPrefix shape = (SharedPrefix) workload.shape();
 		assertThat(shape.systemPromptLen()).isEqualTo(Length.fixed(64));
@@ -120,6 +122,8 @@ class WorkloadParserTest {
 			.hasMessageStartingWith("cluster.perf-profile: unknown perf profile 'tpu' (valid: llama-3.1-8b-h100");
 		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX.replace("rate: 12.5", "rate: 0")))
 			.hasMessage("arrival.rate: expected a number > 0, got '0'");
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "gateways: 0\n"))
+			.hasMessage("gateways: expected an integer >= 1, got '0'");
 		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX.replace("{pod: 1,", "{pod: 5,")))
 			.hasMessage("cluster.overrides[0].pod: pod 5 does not exist (pods: 2, numbered from 0)");
 		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX.replace("type: shared-prefix", "type: zipf")))

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 import io.infergate.routing.scheduling.EndpointFilter;
+import io.infergate.routing.scheduling.EndpointLoad;
 import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.EndpointScorer;
 import io.infergate.routing.scheduling.Scheduler;
@@ -14,6 +15,7 @@ import io.infergate.routing.scheduling.config.SchedulingProperties;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
 import io.infergate.routing.scheduling.decision.DecisionRecorderProperties;
 import io.infergate.routing.scheduling.filter.ReadyFilter;
+import io.infergate.routing.scheduling.load.InFlightLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
@@ -28,7 +30,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 
 /**
- * The scheduling framework: the built-in plugins (every {@code @Component} in the filter, scorer and picker
+ * The scheduling framework: the built-in plugins (every {@code @Component} in the filter, scorer, picker and load
  * packages, with their {@code infergate.scheduling.plugins.*} parameters), the {@link SaturationDetector}, the
  * {@link SchedulingProfiles} built from {@code infergate.scheduling.profiles} and every plugin bean in the context
  * (user-declared ones included), the {@link Scheduler} and the {@link DecisionRecorder}.
@@ -40,7 +42,7 @@ import org.springframework.context.annotation.ComponentScan;
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration" })
 @EnableConfigurationProperties({ SchedulingProperties.class, SaturationProperties.class,
 		DecisionRecorderProperties.class })
-@ComponentScan(basePackageClasses = { ReadyFilter.class, QueueScorer.class, MaxScorePicker.class })
+@ComponentScan(basePackageClasses = { ReadyFilter.class, QueueScorer.class, MaxScorePicker.class, InFlightLoad.class })
 @ConfigurationPropertiesScan(basePackageClasses = { ReadyFilter.class, QueueScorer.class, MaxScorePicker.class })
 public class SchedulingAutoConfiguration {
 
@@ -60,9 +62,9 @@ public class SchedulingAutoConfiguration {
 	@ConditionalOnMissingBean
 	public SchedulingProfiles schedulingProfiles(SchedulingProperties properties,
 			ObjectProvider<EndpointFilter> filters, ObjectProvider<EndpointScorer> scorers,
-			ObjectProvider<EndpointPicker> pickers) {
+			ObjectProvider<EndpointPicker> pickers, ObjectProvider<EndpointLoad> loads) {
 		return new SchedulingProfiles(properties, filters.orderedStream().toList(),
-				scorers.orderedStream().toList(), pickers.orderedStream().toList());
+				scorers.orderedStream().toList(), pickers.orderedStream().toList(), loads.orderedStream().toList());
 	}
 
 	@Bean

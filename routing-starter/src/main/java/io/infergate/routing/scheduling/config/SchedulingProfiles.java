@@ -11,19 +11,21 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.infergate.routing.scheduling.EndpointFilter;
+import io.infergate.routing.scheduling.EndpointLoad;
 import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.EndpointScorer;
 import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.SchedulingPlugin;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
+import io.infergate.routing.scheduling.load.InFlightLoad;
 
 /**
  * The scheduling profiles, built once at startup from {@link SchedulingProperties} and the plugin beans, looked up
  * by name with {@link SchedulingPlugin#name()}.
  * <p>
  * Construction fails with a {@link SchedulingConfigurationException} listing every problem: two plugins of one kind
- * with the same name, an unknown filter, scorer or picker name (with the valid names of that kind), a missing
+ * with the same name, an unknown filter, scorer, picker or load name (with the valid names of that kind), a missing
  * picker, a missing, negative, infinite or NaN weight, or a default profile that is not defined.
  */
 public final class SchedulingProfiles implements ProfileResolver {
@@ -35,15 +37,17 @@ public final class SchedulingProfiles implements ProfileResolver {
 	private final SchedulingProfile defaultProfile;
 
 	public SchedulingProfiles(SchedulingProperties properties, Collection<? extends EndpointFilter> filters,
-			Collection<? extends EndpointScorer> scorers, Collection<? extends EndpointPicker> pickers) {
+			Collection<? extends EndpointScorer> scorers, Collection<? extends EndpointPicker> pickers,
+			Collection<? extends EndpointLoad> loads) {
 		List<String> problems = new ArrayList<>();
 		Map<String, EndpointFilter> filtersByName = byName("filter", filters, problems);
 		Map<String, EndpointScorer> scorersByName = byName("scorer", scorers, problems);
 		Map<String, EndpointPicker> pickersByName = byName("picker", pickers, problems);
+		Map<String, EndpointLoad> loadsByName = byName("load", loads, problems);
 		Map<String, SchedulingProfile> built = new LinkedHashMap<>();
 		properties.getProfiles().forEach((name, definition) -> {
 			SchedulingProfile profile = build(name, definition, filtersByName, scorersByName, pickersByName,
-					problems);
+					loadsByName, problems);
 			if (profile != null) {
 				built.put(name, profile);
 			}
@@ -103,7 +107,7 @@ public final class SchedulingProfiles implements ProfileResolver {
 
 	private static SchedulingProfile build(String name, SchedulingProperties.Profile definition,
 			Map<String, EndpointFilter> filters, Map<String, EndpointScorer> scorers,
-			Map<String, EndpointPicker> pickers, List<String> problems) {
+			Map<String, EndpointPicker> pickers, Map<String, EndpointLoad> loads, List<String> problems) {
 		String at = PREFIX + ".profiles." + name;
 		if (definition == null) {
 			problems.add(at + ": empty profile; a profile needs a picker; valid pickers: " + names(pickers));
@@ -149,10 +153,15 @@ public final class SchedulingProfiles implements ProfileResolver {
 				problems.add(at + ".picker: unknown picker '" + pickerName + "'; valid pickers: " + names(pickers));
 			}
 		}
+		String loadName = (definition.getLoad() == null) ? InFlightLoad.NAME : definition.getLoad();
+		EndpointLoad load = loads.get(loadName);
+		if (load == null) {
+			problems.add(at + ".load: unknown load '" + loadName + "'; valid loads: " + names(loads));
+		}
 		if (problems.size() > before) {
 			return null;
 		}
-		return new SchedulingProfile(name, profileFilters, profileScorers, picker);
+		return new SchedulingProfile(name, profileFilters, profileScorers, picker, load);
 	}
 
 	private static String names(Map<String, ?> byName) {

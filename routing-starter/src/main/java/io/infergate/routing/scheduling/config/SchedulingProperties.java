@@ -21,6 +21,7 @@ import org.springframework.validation.annotation.Validated;
  *         filters: [ready, saturation]
  *         scorers: {queue: 2, kv-cache: 2}
  *         picker: max-score
+ *         load: in-flight         # optional; how load-weighing plugins count an endpoint's requests
  * </pre>
  * Names are checked against the plugin beans by {@link SchedulingProfiles} at startup.
  */
@@ -51,7 +52,7 @@ public class SchedulingProperties {
 		this.profiles = profiles;
 	}
 
-	/** One profile: filters in order, weighted scorers, one picker. */
+	/** One profile: filters in order, weighted scorers, one picker, and how load is counted. */
 	public static class Profile {
 
 		/** Filter names, run in this order. */
@@ -62,6 +63,9 @@ public class SchedulingProperties {
 
 		/** The picker's name. */
 		private String picker;
+
+		/** The name of the endpoint load the profile's plugins read; {@code in-flight} when unset. */
+		private String load;
 
 		public List<String> getFilters() {
 			return filters;
@@ -85,6 +89,14 @@ public class SchedulingProperties {
 
 		public void setPicker(String picker) {
 			this.picker = picker;
+		}
+
+		public String getLoad() {
+			return load;
+		}
+
+		public void setLoad(String load) {
+			this.load = load;
 		}
 	}
 }

@@ -33,10 +33,11 @@ import org.springframework.validation.annotation.Validated;
  * candidates. Points depend only on endpoint ids, so every gateway replica builds the same ring.</li>
  * <li><b>Walk</b>: from the first point at or after the key's hash, clockwise, skipping endpoints that are not
  * candidates; the first candidate whose load passes the bound is picked. Each candidate is checked once.</li>
- * <li><b>Bound</b> (KubeAI's {@code chwblLoadOK}): with L the candidate's in-flight requests
- * ({@link Endpoint#inFlightRequests()}), T their sum over the n candidates and c = {@code mean-load-factor}, the
- * candidate passes when T = 0, or when {@code L + 1 ≤ c · (T + 1) / n}: its load with this request stays within c
- * times the mean load counting this request.</li>
+ * <li><b>Bound</b> (KubeAI's {@code chwblLoadOK}): with L the candidate's requests as the profile's load counts
+ * them ({@link SchedulingCycle#load}; by default the gateway's own in-flight requests), T their sum over the n
+ * candidates and c = {@code mean-load-factor}, the candidate passes when T = 0, or when
+ * {@code L + 1 ≤ c · (T + 1) / n}: its load with this request stays within c times the mean load counting this
+ * request.</li>
  * <li><b>Fallback</b>: when no candidate passes, the first candidate on the walk (the key's home), as KubeAI does.
  * That can only happen while the pool is nearly idle, T < (n − c)/(c − 1), so affinity then wins outright.</li>
  * </ul>
@@ -84,7 +85,7 @@ public final class ChwblPicker implements EndpointPicker {
 		for (int i = 0; i < n; i++) {
 			Endpoint candidate = candidates.get(i);
 			candidateByOrdinal[ring.ordinalOf(candidate.id())] = i;
-			totalLoad += Math.max(0, candidate.inFlightRequests());
+			totalLoad += cycle.load(candidate);
 		}
 		double bound = config.meanLoadFactor() * (totalLoad + 1) / n;
 		int home = -1;
@@ -102,7 +103,7 @@ public final class ChwblPicker implements EndpointPicker {
 			if (home < 0) {
 				home = candidate;
 			}
-			if (totalLoad == 0 || Math.max(0, candidates.get(candidate).inFlightRequests()) + 1 <= bound) {
+			if (totalLoad == 0 || cycle.load(candidates.get(candidate)) + 1 <= bound) {
 				return candidate;
 			}
 		}

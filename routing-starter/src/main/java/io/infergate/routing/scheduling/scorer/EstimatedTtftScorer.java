@@ -24,12 +24,12 @@ import org.springframework.validation.annotation.Validated;
  * unit, microseconds of time to first token, and prefers the endpoint where the estimate is lowest.
  * <pre>
  * uncached_i = max(0, promptTokens − matchedBlocks_i · blockSizeChars / 4)
- * ttft_i     = base + prefill · uncached_i + perRequest · inFlight_i
+ * ttft_i     = base + prefill · uncached_i + perRequest · load_i
  * score_i    = min_j ttft_j / ttft_i
  * </pre>
  * promptTokens is the request's estimate (characters / 4), matchedBlocks_i the {@code prefix-cache} match from the
- * {@link PrefixIndex}, inFlight_i the gateway's own in-flight requests on the endpoint (fresh at every dispatch, unlike
- * scraped queues). The lowest estimate scores 1 and twice it 0.5: a ratio, so the score says by how much an endpoint
+ * {@link PrefixIndex}, load_i the endpoint's requests as the profile's load counts them ({@link SchedulingCycle#load}):
+ * by default the gateway's own in-flight requests, fresh at every dispatch, unlike scraped queues. The lowest estimate scores 1 and twice it 0.5: a ratio, so the score says by how much an endpoint
  * is worse, and it stays meaningful when the scorer is weighed with others.
  * <p>
  * The cached endpoint wins while its extra in-flight requests cost less than the prefill it saves. A full hit on a
@@ -82,7 +82,7 @@ public final class EstimatedTtftScorer implements EndpointScorer, DispatchListen
 		for (int i = 0; i < n; i++) {
 			double uncachedTokens = Math.max(0, promptTokens - matched[i] * tokensPerBlock);
 			double ttft = config.baseMicros() + config.prefillMicrosPerToken() * uncachedTokens
-					+ config.inFlightRequestMicros() * Math.max(0, candidates.get(i).inFlightRequests());
+					+ config.inFlightRequestMicros() * cycle.load(candidates.get(i));
 			scores[i] = ttft;
 			min = Math.min(min, ttft);
 		}

@@ -12,6 +12,8 @@ import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
 import io.infergate.routing.scheduling.filter.ReadyFilter;
 import io.infergate.routing.scheduling.filter.SaturationFilter;
+import io.infergate.routing.scheduling.load.EngineReportedLoad;
+import io.infergate.routing.scheduling.load.InFlightLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.scorer.KvCacheScorer;
 import io.infergate.routing.scheduling.scorer.QueueScorer;
@@ -89,6 +91,24 @@ class SchedulingProfilesTest {
 						+ "valid filters: lora-affinity, ready, saturation")
 				.contains("infergate.scheduling.profiles.default.picker: unknown picker 'best'; valid pickers: "
 						+ "chwbl, max-score, power-of-two, random, round-robin, weighted-random"));
+	}
+
+	@Test
+	void aProfileCountsLoadInFlightUnlessItNamesAnotherLoad() {
+		runner.withPropertyValues("infergate.scheduling.profiles.spread.load=engine-reported").run((context) -> {
+			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
+
+			assertThat(profiles.get("default").load().name()).isEqualTo(InFlightLoad.NAME);
+			assertThat(profiles.get("spread").load()).isSameAs(context.getBean(EngineReportedLoad.class));
+		});
+	}
+
+	@Test
+	void unknownLoadNameFailsStartupListingTheValidNames() {
+		runner.withPropertyValues("infergate.scheduling.profiles.spread.load=queue")
+			.run((context) -> assertThat(failure(context))
+				.contains("infergate.scheduling.profiles.spread.load: unknown load 'queue'; valid loads: "
+						+ "engine-reported, in-flight"));
 	}
 
 	@Test

@@ -37,8 +37,8 @@ class ShippedProfilesTest {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 			SchedulingProfile profile = profiles.defaultProfile();
 
-			assertThat(profiles.names()).containsExactly("default", "precise", "load-only", "least-request", "round-robin",
-					"random", "prefix-only", "chwbl", "session", "hybrid");
+			assertThat(profiles.names()).containsExactly("default", "precise", "load-only", "least-request",
+					"round-robin", "random", "prefix-only", "chwbl", "chwbl-engine-load", "session", "hybrid");
 			assertThat(profile.name()).isEqualTo("default");
 			assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("ready", "saturation");
 			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
@@ -48,13 +48,16 @@ class ShippedProfilesTest {
 	}
 
 	@Test
-	void shipsThePrefixSessionHybridAndPreciseProfiles() {
+	void shipsThePrefixChwblSessionHybridAndPreciseProfiles() {
 		try (ConfigurableApplicationContext context = run(new String[0])) {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 
 			assertThat(describe(profiles.get("prefix-only")))
 				.isEqualTo("[] {prefix-cache=1.0, least-request=0.001} max-score");
 			assertThat(describe(profiles.get("chwbl"))).isEqualTo("[] {} chwbl");
+			assertThat(profiles.get("chwbl").load().name()).isEqualTo("in-flight");
+			assertThat(describe(profiles.get("chwbl-engine-load"))).isEqualTo("[] {} chwbl");
+			assertThat(profiles.get("chwbl-engine-load").load().name()).isEqualTo("engine-reported");
 			assertThat(describe(profiles.get("session")))
 				.isEqualTo("[ready, saturation] {session-affinity=3.0, queue=2.0, kv-cache=2.0} max-score");
 			assertThat(describe(profiles.get("hybrid")))
@@ -67,7 +70,7 @@ class ShippedProfilesTest {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "precise", "load-only", "least-request", "round-robin", "random", "prefix-only", "chwbl",
-			"session", "hybrid" })
+			"chwbl-engine-load", "session", "hybrid" })
 	void springProfileOfTheSameNameBecomesTheDefault(String name) {
 		try (ConfigurableApplicationContext context = run(new String[] { name })) {
 			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo(name);

@@ -11,12 +11,16 @@ import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
+import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.prefix.ConsistentHashRing;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.SchedulingCycle;
+import io.infergate.routing.scheduling.load.EngineReportedLoad;
 
+import static io.infergate.routing.scheduling.Fixtures.NOW_MILLIS;
 import static io.infergate.routing.scheduling.Fixtures.POOL;
 import static io.infergate.routing.scheduling.Fixtures.cycle;
+import static io.infergate.routing.scheduling.Fixtures.metrics;
 import static io.infergate.routing.scheduling.picker.PickerFixtures.endpoints;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -106,6 +110,24 @@ class ChwblPickerTest {
 
 		// T = 16, bound = 1.25 · 17 / 4 = 5.31: home (10 + 1) fails, the next on the ring (2 + 1) passes
 		assertThat(pool.get(pick(picker, pool, prompt, null)).id()).isEqualTo(walk.get(1));
+	}
+
+	@Test
+	void theBoundReadsTheProfilesLoad() {
+		List<Endpoint> pool = endpoints(4);
+		String prompt = "hot system prompt";
+		List<EndpointId> walk = walk(pool, prompt, null);
+		// this replica has nothing in flight; the engines report 10 requests on the home and 2 on every other
+		for (Endpoint endpoint : pool) {
+			int running = endpoint.id().equals(walk.get(0)) ? 10 : 2;
+			endpoint.publish(new EndpointSnapshot(metrics(0, running, 0.1), NOW_MILLIS, 0));
+		}
+		SchedulingCycle engineLoad = cycle(request(prompt, null));
+		engineLoad.useLoad(new EngineReportedLoad());
+
+		// T = 16, bound = 1.25 · 17 / 4 = 5.31 as above; in flight alone (T = 0) the home would take it
+		assertThat(pool.get(picker.pick(engineLoad, pool, new double[4])).id()).isEqualTo(walk.get(1));
+		assertThat(pool.get(pick(picker, pool, prompt, null)).id()).isEqualTo(walk.get(0));
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.prefix.PrefixIndexProperties;
 import io.infergate.routing.scheduling.Scheduler;
@@ -15,6 +16,7 @@ import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
 import io.infergate.routing.scheduling.SchedulingResult;
 import io.infergate.routing.scheduling.filter.LoraAffinityFilter;
 import io.infergate.routing.scheduling.filter.ReadyFilter;
+import io.infergate.routing.scheduling.load.EngineReportedLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
@@ -25,6 +27,7 @@ import static io.infergate.routing.prefix.PrefixFixtures.request;
 import static io.infergate.routing.scheduling.Fixtures.NOW_MILLIS;
 import static io.infergate.routing.scheduling.Fixtures.cycle;
 import static io.infergate.routing.scheduling.Fixtures.endpoint;
+import static io.infergate.routing.scheduling.Fixtures.metrics;
 import static io.infergate.routing.scheduling.Fixtures.score;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -109,6 +112,23 @@ class EstimatedTtftScorerTest {
 
 		inFlight(cached, 1);
 		assertThat(schedule(hybrid, shared).chosen()).isSameAs(cold);
+	}
+
+	@Test
+	void weighsTheLoadTheProfileNames() {
+		// cached holds the prompt and this replica has nothing in flight anywhere, but the engines report 4 requests
+		// on cached and none on cold
+		dispatch(prompt, cached);
+		cached.publish(new EndpointSnapshot(metrics(1, 3, 0.1), NOW_MILLIS, 0));
+		SchedulingProfile engineLoad = new SchedulingProfile("engine-load", List.of(),
+				List.of(new WeightedScorer(scorer, 1)), new MaxScorePicker(), new EngineReportedLoad());
+		SchedulingProfile inFlightLoad = new SchedulingProfile("in-flight-load", List.of(),
+				List.of(new WeightedScorer(scorer, 1)), new MaxScorePicker());
+
+		// engine-reported: cached 1000 + 0 + 500·4 = 3000 against cold 1640; in flight: 1000 against 1640
+		assertThat(schedule(engineLoad, prompt).totals()).containsExactly(new double[] { 1640.0 / 3000, 1.0 },
+				within(1e-12));
+		assertThat(schedule(inFlightLoad, prompt).chosen()).isSameAs(cached);
 	}
 
 	private SchedulingResult schedule(SchedulingProfile profile, String text) {

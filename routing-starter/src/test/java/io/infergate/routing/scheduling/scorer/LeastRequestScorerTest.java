@@ -5,6 +5,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.scheduling.SchedulingCycle;
+import io.infergate.routing.scheduling.load.EngineReportedLoad;
 
 import static io.infergate.routing.scheduling.Fixtures.cycle;
 import static io.infergate.routing.scheduling.Fixtures.endpoint;
@@ -38,6 +40,16 @@ class LeastRequestScorerTest {
 		Endpoint unscraped = endpoint(1);
 
 		assertThat(score(scorer, cycle(), List.of(unscraped, inFlight(2, 2)))).containsExactly(1.0, 0.0);
+	}
+
+	@Test
+	void ranksByTheProfilesLoadWhenItIsEngineReported() {
+		// the engine reports 9 and 2 requests; this replica sent none of them
+		List<Endpoint> endpoints = List.of(endpoint(1, 4, 5, 0.1), endpoint(2, 0, 2, 0.1));
+		SchedulingCycle cycle = cycle();
+		cycle.useLoad(new EngineReportedLoad());
+
+		assertThat(score(scorer, cycle, endpoints)).containsExactly(0.0, 1.0);
 	}
 
 	private static Endpoint inFlight(int port, int requests) {
