@@ -9,17 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 @ConfigurationPropertiesScan
 public class InfergateGatewayApplication {
 
-	/**
-	 * With one or two CPUs the common fork-join pool has parallelism 1, and {@code CompletableFuture} then runs each
-	 * async stage on a new thread: the JDK HTTP client that scrapes engine metrics pays that per scrape. Two
-	 * threads halve the scraper's CPU (see routing-starter's metrics README); an explicit setting wins.
-	 */
-	static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
-
 	public static void main(String[] args) {
-		if (System.getProperty(COMMON_POOL_PARALLELISM) == null && Runtime.getRuntime().availableProcessors() <= 2) {
-			System.setProperty(COMMON_POOL_PARALLELISM, "2");
-		}
 		SpringApplication.run(InfergateGatewayApplication.class, args);
 	}
 }

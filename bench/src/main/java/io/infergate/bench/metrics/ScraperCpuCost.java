@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ForkJoinPool;
 
 import com.sun.management.OperatingSystemMXBean;
 import com.sun.net.httpserver.HttpServer;
@@ -92,9 +91,9 @@ public final class ScraperCpuCost {
 
 			double scrapesPerSecond = (endCounts[0] - startCounts[0]) * 1e9 / wallNanos;
 			double failuresPerSecond = (endCounts[1] - startCounts[1]) * 1e9 / wallNanos;
-			System.out.printf(Locale.ROOT, "endpoints=%d interval=%dms window=%.1fs cores=%d commonPoolParallelism=%d%n",
-					ports.size(), intervalMillis, wallNanos / 1e9, Runtime.getRuntime().availableProcessors(),
-					ForkJoinPool.getCommonPoolParallelism());
+			System.out.printf(Locale.ROOT, "endpoints=%d interval=%dms window=%.1fs cores=%d java=%s%n", ports.size(),
+					intervalMillis, wallNanos / 1e9, Runtime.getRuntime().availableProcessors(),
+					System.getProperty("java.version"));
 			System.out.printf(Locale.ROOT, "scrapes/s=%.1f (target %.1f) failures/s=%.2f%n", scrapesPerSecond,
 					ports.size() * 1000.0 / intervalMillis, failuresPerSecond);
 			System.out.printf(Locale.ROOT, "process CPU=%.2f%% of one core, %.1f us per scrape%n",

@@ -2,12 +2,10 @@ package io.infergate.routing.metrics;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.time.Duration;
 import java.time.InstantSource;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +31,8 @@ import io.infergate.routing.endpoint.EndpointSnapshot;
  * {@link ScrapeSettings#failureThreshold()} scrapes in a row have failed; ready on the next success. A failure
  * publishes nothing, so the last snapshot ages and readers see it as stale.
  * <p>
- * Nothing here runs on the request path: scrapes are started by the timer thread, and responses are parsed on the
- * HTTP client's executor as their last bytes arrive.
+ * Nothing here runs on the request path: scrapes are started, read and parsed on the scrape client's event loop,
+ * which is also the timer.
  */
 final class EndpointScraper {
 
@@ -46,7 +44,7 @@ final class EndpointScraper {
 
 	private final ScrapeSettings settings;
 
-	private final HttpClient client;
+	private final ScrapeConnection connection;
 
 	private final ScheduledExecutorService timer;
 
@@ -54,20 +52,16 @@ final class EndpointScraper {
 
 	private final EndpointMeters meters;
 
-	private final HttpRequest request;
-
 	/** Guarded by this, as is every mutable field but {@link #status}. */
 	private boolean stopped;
 
 	/** The pending start of the next attempt. */
 	private Future<?> nextScrape;
 
-	/** The latest attempt's number, whether it is in flight, its response future and its timeout. */
+	/** The latest attempt's number, whether it is in flight, and its timeout. */
 	private long attempts;
 
 	private boolean scraping;
-
-	private CompletableFuture<?> inFlight;
 
 	private Future<?> watchdog;
 
@@ -76,19 +70,18 @@ final class EndpointScraper {
 
 	private volatile ScrapeStatus status = ScrapeStatus.NOT_SCRAPED;
 
-	EndpointScraper(Endpoint endpoint, ScrapeSettings settings, HttpClient client, ScheduledExecutorService timer,
-			InstantSource clock, EndpointMeters meters) {
+	/**
+	 * @param connection the endpoint's connection to {@link #metricsUri}
+	 * @param timer the connection's event loop, so scrapes start on the thread that reads them
+	 */
+	EndpointScraper(Endpoint endpoint, ScrapeSettings settings, ScrapeConnection connection,
+			ScheduledExecutorService timer, InstantSource clock, EndpointMeters meters) {
 		this.endpoint = endpoint;
 		this.settings = settings;
-		this.client = client;
+		this.connection = connection;
 		this.timer = timer;
 		this.clock = clock;
 		this.meters = meters;
-		this.request = HttpRequest.newBuilder(metricsUri(endpoint.baseUri(), settings))
-			.timeout(Duration.ofMillis(settings.timeoutMillis()))
-			.header("Accept", "text/plain;version=0.0.4")
-			.GET()
-			.build();
 	}
 
 	static URI metricsUri(URI baseUri, ScrapeSettings settings) {
@@ -127,8 +120,11 @@ final class EndpointScraper {
 		stopped = true;
 		cancel(nextScrape);
 		cancel(watchdog);
-		if (inFlight != null) {
-			inFlight.cancel(true);
+		try {
+			timer.execute(connection::close);
+		}
+		catch (RejectedExecutionException ex) {
+			// the event loop is shutting down, closing every connection
 		}
 		meters.remove();
 	}
@@ -143,33 +139,23 @@ final class EndpointScraper {
 		byte[] lent = (buffer != null) ? buffer : new byte[INITIAL_BUFFER_BYTES];
 		buffer = null;
 		BiConsumer<ExpositionBody, Throwable> onDone = (body, failure) -> complete(attempt, body, failure, startNanos);
-		CompletableFuture<?> response;
+		// bounds the whole attempt: connecting, the headers and the body
+		watchdog = timer.schedule(() -> connection.abort(new CancellationException("timed out")),
+				settings.timeoutMillis(), TimeUnit.MILLISECONDS);
 		try {
-			response = client.sendAsync(request,
-					(info) -> ExpositionBody.subscriber(info.statusCode(), lent, settings.maxBodyBytes(), onDone));
+			connection.get(lent, settings.maxBodyBytes(), onDone);
 		}
 		catch (RuntimeException ex) {
 			complete(attempt, null, ex, startNanos);
-			return;
 		}
-		inFlight = response;
-		// HttpRequest.timeout() may stop counting once the headers arrive; this bounds the body too.
-		watchdog = timer.schedule(() -> response.cancel(true), settings.timeoutMillis(), TimeUnit.MILLISECONDS);
-		// Failures before there is a body to read (refused connection, timeout) arrive only here.
-		response.whenComplete((ignored, failure) -> {
-			if (failure != null) {
-				complete(attempt, null, failure, startNanos);
-			}
-		});
 	}
 
-	/** Ends an attempt once, whichever of the body or the response future reports first. */
+	/** Ends an attempt once. */
 	private synchronized void complete(long attempt, ExpositionBody body, Throwable failure, long startNanos) {
 		if (stopped || !scraping || attempt != attempts) {
 			return;
 		}
 		scraping = false;
-		inFlight = null;
 		cancel(watchdog);
 		long delayMillis = settings.maxBackoffMillis();
 		try {

@@ -1,22 +1,25 @@
 package io.infergate.routing.metrics;
 
-import java.net.http.HttpClient;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import javax.net.ssl.SSLException;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.concurrent.DefaultThreadFactory;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
@@ -26,9 +29,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Scrapes the metrics of every tracked endpoint and publishes them as {@link io.infergate.routing.endpoint.EndpointSnapshot}s;
  * see {@link EndpointScraper} for the cadence and readiness rules of each.
  * <p>
- * All endpoints share one HTTP/1.1 client, whose pool keeps one connection per endpoint alive between scrapes,
- * one timer thread ({@value #TIMER_THREAD_NAME}) that starts scrapes, and {@value #WORKER_THREADS} worker threads
- * ({@value #WORKER_THREAD_PREFIX}N) that read and parse responses. All are daemon threads.
+ * All endpoints share one Netty event loop, a daemon thread ({@value #THREAD_NAME}) that starts the scrapes, reads
+ * the responses over one keep-alive HTTP/1.1 connection per endpoint ({@link ScrapeConnection}) and parses them:
+ * one thread, no hand-offs, and no allocation per scrape beyond Netty's pooled buffers and the parse's own.
  * <p>
  * Meters, tagged {@code pool} and {@code endpoint} and removed on {@link #untrack}:
  * <ul>
@@ -39,32 +42,21 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <li>{@code infergate.endpoint.waiting.requests}, {@code infergate.endpoint.running.requests},
  * {@code infergate.endpoint.kv.cache.usage}: gauges of the latest snapshot.</li>
  * </ul>
- * The JDK client completes every {@code sendAsync} future through {@code CompletableFuture}'s default executor,
- * which starts a thread per task when the common pool's parallelism is below 2 (machines with 2 CPUs or fewer);
- * the scrapers do their own work on the client's executor, but that hop stays, so such hosts should raise the
- * parallelism to 2 ({@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=2}); a warning says so.
- * <p>
  * Thread-safe. Plain Java, so the application context and the benchmarks can both own one.
  */
 public final class MetricsScrapers implements AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(MetricsScrapers.class);
-
-	static final String TIMER_THREAD_NAME = "infergate-scrape-timer";
-
-	static final String WORKER_THREAD_PREFIX = "infergate-scrape-worker-";
-
-	static final int WORKER_THREADS = 2;
+	static final String THREAD_NAME = "infergate-scrape";
 
 	private final MeterRegistry registry;
 
 	private final InstantSource clock;
 
-	private final ScheduledThreadPoolExecutor timer;
+	private final EventLoopGroup group;
 
-	private final ExecutorService workers;
+	private final Bootstrap bootstrap;
 
-	private final HttpClient client;
+	private final SslContext ssl;
 
 	private final ConcurrentMap<Key, EndpointScraper> scrapers = new ConcurrentHashMap<>();
 
@@ -80,20 +72,18 @@ public final class MetricsScrapers implements AutoCloseable {
 	public MetricsScrapers(MeterRegistry registry, InstantSource clock) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.clock = Objects.requireNonNull(clock, "clock");
-		this.timer = new ScheduledThreadPoolExecutor(1, daemon((number) -> TIMER_THREAD_NAME));
-		// Cancelled scrapes and watchdogs leave the queue at once instead of waiting for their time.
-		this.timer.setRemoveOnCancelPolicy(true);
-		this.workers = Executors.newFixedThreadPool(WORKER_THREADS,
-				daemon((number) -> WORKER_THREAD_PREFIX + number));
-		this.client = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.followRedirects(HttpClient.Redirect.NEVER)
-			.executor(workers)
-			.build();
-		if (ForkJoinPool.getCommonPoolParallelism() < 2) {
-			logger.warn("The common ForkJoinPool has parallelism " + ForkJoinPool.getCommonPoolParallelism()
-					+ ", so the JDK HTTP client starts a thread for every scrape it completes; set"
-					+ " -Djava.util.concurrent.ForkJoinPool.common.parallelism=2 to avoid it");
+		this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(THREAD_NAME, true),
+				NioIoHandler.newFactory());
+		this.bootstrap = new Bootstrap().group(group)
+			.channel(NioSocketChannel.class)
+			.option(ChannelOption.TCP_NODELAY, true)
+			// an exposition is tens of KB, sent at once: read it in one or two reads
+			.option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, 262144));
+		try {
+			this.ssl = SslContextBuilder.forClient().build();
+		}
+		catch (SSLException ex) {
+			throw new IllegalStateException("no TLS client context for https scrapes", ex);
 		}
 	}
 
@@ -117,7 +107,10 @@ public final class MetricsScrapers implements AutoCloseable {
 		if (current != null) {
 			current.stop(); // before the new scraper registers meters under the same name and tags
 		}
-		EndpointScraper scraper = new EndpointScraper(endpoint, settings, client, timer, clock,
+		ScrapeConnection connection = new ScrapeConnection(bootstrap,
+				EndpointScraper.metricsUri(endpoint.baseUri(), settings), (int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()), ssl);
+		EventLoop loop = connection.eventLoop();
+		EndpointScraper scraper = new EndpointScraper(endpoint, settings, connection, loop, clock,
 				new EndpointMeters(registry, endpoint));
 		scrapers.put(key, scraper);
 		scraper.start(current == null || current.endpoint() != endpoint);
@@ -149,24 +142,12 @@ public final class MetricsScrapers implements AutoCloseable {
 		closed = true;
 		scrapers.values().forEach(EndpointScraper::stop);
 		scrapers.clear();
-		timer.shutdownNow();
-		workers.shutdownNow();
 		try {
-			timer.awaitTermination(1, TimeUnit.SECONDS);
-			workers.awaitTermination(1, TimeUnit.SECONDS);
+			group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(1, TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	private static ThreadFactory daemon(IntFunction<String> name) {
-		AtomicInteger count = new AtomicInteger();
-		return (task) -> {
-			Thread thread = new Thread(task, name.apply(count.incrementAndGet()));
-			thread.setDaemon(true);
-			return thread;
-		};
 	}
 
 	private record Key(String pool, EndpointId id) {

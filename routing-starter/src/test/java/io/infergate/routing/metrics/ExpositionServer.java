@@ -34,6 +34,10 @@ final class ExpositionServer implements AutoCloseable {
 
 	private volatile long delayMillis;
 
+	private volatile boolean chunked;
+
+	private volatile boolean closeEachConnection;
+
 	private final AtomicInteger requests = new AtomicInteger();
 
 	private final AtomicInteger inFlight = new AtomicInteger();
@@ -82,6 +86,16 @@ final class ExpositionServer implements AutoCloseable {
 		this.delayMillis = delayMillis;
 	}
 
+	/** Sends bodies with chunked transfer encoding, in pieces of 1 KB. */
+	void sendChunked() {
+		this.chunked = true;
+	}
+
+	/** Answers {@code Connection: close} and closes the connection after each response. */
+	void closeEachConnection() {
+		this.closeEachConnection = true;
+	}
+
 	int requests() {
 		return requests.get();
 	}
@@ -111,8 +125,20 @@ final class ExpositionServer implements AutoCloseable {
 			}
 			byte[] response = (status == 200) ? body : ("error " + status).getBytes();
 			exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-			exchange.sendResponseHeaders(status, response.length);
-			out.write(response);
+			if (closeEachConnection) {
+				exchange.getResponseHeaders().set("Connection", "close");
+			}
+			if (chunked) {
+				exchange.sendResponseHeaders(status, 0);
+				for (int offset = 0; offset < response.length; offset += 1024) {
+					out.write(response, offset, Math.min(1024, response.length - offset));
+					out.flush();
+				}
+			}
+			else {
+				exchange.sendResponseHeaders(status, response.length);
+				out.write(response);
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

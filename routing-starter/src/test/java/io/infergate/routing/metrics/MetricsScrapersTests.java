@@ -226,6 +226,33 @@ class MetricsScrapersTests {
 	}
 
 	@Test
+	void readsAChunkedExposition() {
+		ExpositionServer server = server(VLLM_V1);
+		server.sendChunked();
+		Endpoint endpoint = endpoint(server);
+
+		scrapers.track(endpoint, settings);
+
+		await().atMost(PATIENCE).until(() -> status(endpoint).scrapeCount() >= 3);
+		assertThat(status(endpoint).failureCount()).isZero();
+		assertThat(endpoint.snapshot().metrics()).isEqualTo(VLLM_V1_METRICS);
+	}
+
+	@Test
+	void opensANewConnectionWhenTheServerClosesEachOne() {
+		ExpositionServer server = server(VLLM_V1);
+		server.closeEachConnection();
+		Endpoint endpoint = endpoint(server);
+
+		scrapers.track(endpoint, settings);
+
+		await().atMost(PATIENCE).until(() -> server.requests() >= 5);
+		assertThat(status(endpoint).failureCount()).isZero();
+		assertThat(server.clientPorts()).hasSizeGreaterThanOrEqualTo(5);
+		assertThat(endpoint.isReady()).isTrue();
+	}
+
+	@Test
 	void scrapesTheConfiguredPath() {
 		ExpositionServer server = server(VLLM_V1);
 		Endpoint endpoint = endpoint(server);

@@ -2,6 +2,7 @@ package io.infergate.routing.metrics;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -282,5 +283,33 @@ class PrometheusTextParserTests {
 		PrometheusSamples parsed = full.parse(String.join("\n", lines));
 		assertThat(parsed.skippedLines()).as("skipped lines").isZero();
 		return parsed.samples().stream().map(PrometheusSample::value).toList();
+	}
+
+	private static final int[] NEAR_NEWLINE = { 0x0A, 0x0B, 0x09, 0x8A, 0x00, 0xFF };
+
+	@Test
+	void findsTheFirstNewlineWhereverItIsAndWhateverSurroundsIt() {
+		Random random = new Random(7);
+		for (int trial = 0; trial < 20_000; trial++) {
+			byte[] text = new byte[random.nextInt(40)];
+			random.nextBytes(text);
+			for (int i = 0; i < text.length; i++) {
+				if (text[i] == '\n' || random.nextInt(4) == 0) {
+					// bytes near LF and LF itself, where word-at-a-time tricks go wrong
+					text[i] = (byte) NEAR_NEWLINE[random.nextInt(NEAR_NEWLINE.length)];
+				}
+			}
+			int from = (text.length == 0) ? 0 : random.nextInt(text.length);
+			int end = from + random.nextInt(text.length - from + 1);
+			int expected = end;
+			for (int i = from; i < end; i++) {
+				if (text[i] == '\n') {
+					expected = i;
+					break;
+				}
+			}
+
+			assertThat(PrometheusTextParser.indexOfNewline(text, from, end)).isEqualTo(expected);
+		}
 	}
 }

@@ -1,0 +1,284 @@
+#!/usr/bin/env bash
+# What the gateway costs, side by side in one run, against the same zero-latency backends:
+#   direct    wrk straight at one backend;
+#   nginx     nginx (one worker process) proxying round-robin to the backends;
+#   scg       a stock Spring Cloud Gateway round-robin route (bench/plain-gateway);
+#   infergate the Infergate jar with its default profile.
+# The backends are four nginx servers answering with canned responses recorded from the simulator: a chat
+# completion, a stream of 64 SSE content events, /v1/models and a vLLM /metrics exposition. So every leg measures
+# only the proxy in front of them.
+#
+# Both JVM gateways are warmed up under load first (WARMUP, per mode), then the legs alternate for ROUNDS rounds,
+# for non-streamed and for streamed requests. Per leg it prints requests/s, p50, p99, non-2xx responses and the
+# proxy's CPU per request (from /proc, utime + stime over the leg); then the medians and the ratios.
+# WARMUP_CURVE=1 instead starts each JVM gateway cold and prints requests/s per 5 s window for CURVE_SECONDS.
+#
+# Environment: ROUNDS (3), CONNECTIONS (32), THREADS (1), DURATION (15s), WARMUP (60s), MODES ("plain stream"),
+# LEGS ("direct nginx scg infergate"), JAVA (java), WARMUP_CURVE (0), CURVE_SECONDS (60).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+
+ROUNDS=${ROUNDS:-3}
+CONNECTIONS=${CONNECTIONS:-32}
+THREADS=${THREADS:-1}
+DURATION=${DURATION:-15s}
+WARMUP=${WARMUP:-60s}
+MODES=${MODES:-plain stream}
+LEGS=${LEGS:-direct nginx scg infergate}
+JAVA=${JAVA:-java}
+WARMUP_CURVE=${WARMUP_CURVE:-0}
+CURVE_SECONDS=${CURVE_SECONDS:-60}
+BACKEND_PORTS=(19101 19102 19103 19104)
+NGINX_PORT=19110
+SCG_PORT=19120
+INFERGATE_PORT=19130
+INFERGATE_MANAGEMENT_PORT=19131
+
+SIM_JAR=model-server-sim/target/model-server-sim.jar
+GATEWAY_JAR=gateway-app/target/gateway-app.jar
+SCG_JAR=bench/plain-gateway/target/plain-gateway.jar
+
+for tool in wrk nginx curl python3; do
+	command -v "$tool" >/dev/null || { echo "$tool is not installed (Debian packages wrk, nginx, curl, python3)" >&2; exit 1; }
+done
+[ -f "$SIM_JAR" ] && [ -f "$GATEWAY_JAR" ] && [ -f "$SCG_JAR" ] \
+	|| ./mvnw -B -q -DskipTests package -pl gateway-app,bench/plain-gateway -am
+
+work=$(mktemp -d /tmp/gateway-compare.XXXXXX)
+chmod 755 "$work" # nginx's workers read the canned responses
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	[ -f "$work/backends.pid" ] && kill "$(cat "$work/backends.pid")" 2>/dev/null || true
+	[ -f "$work/proxy.pid" ] && kill "$(cat "$work/proxy.pid")" 2>/dev/null || true
+	wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+wait_for() { # url seconds
+	for _ in $(seq 1 $(($2 * 4))); do
+		curl -sf -o /dev/null "$1" && return 0
+		sleep 0.25
+	done
+	echo "no answer from $1; logs in $work" >&2
+	exit 1
+}
+
+# --- canned responses, recorded from the simulator
+"$JAVA" -jar "$SIM_JAR" --port 19100 --model bench-model --perf-profile zero >"$work/sim.log" 2>&1 &
+sim=$!
+wait_for http://127.0.0.1:19100/health 60
+chat='{"model":"bench-model","max_tokens":8,"messages":[{"role":"system","content":"You are a helpful assistant."},{"role":"user","content":"Name three prime numbers."}]}'
+stream='{"model":"bench-model","max_tokens":64,"stream":true,"messages":[{"role":"user","content":"Count to sixty-four."}]}'
+mkdir -p "$work/canned/v1"
+curl -sf http://127.0.0.1:19100/metrics >"$work/canned/metrics"
+curl -sf http://127.0.0.1:19100/v1/models >"$work/canned/v1/models"
+curl -sf http://127.0.0.1:19100/v1/chat/completions -H 'content-type: application/json' -d "$chat" >"$work/canned/completion.json"
+curl -sfN http://127.0.0.1:19100/v1/chat/completions -H 'content-type: application/json' -d "$stream" >"$work/canned/stream.sse"
+kill "$sim"; wait "$sim" 2>/dev/null || true
+events=$(grep -c '^data: {' "$work/canned/stream.sse")
+
+# --- nginx: the backends, and the nginx leg
+servers=""
+upstream=""
+for port in "${BACKEND_PORTS[@]}"; do
+	servers+="
+	server {
+		listen 127.0.0.1:$port;
+		root $work/canned;
+		location = /metrics { default_type 'text/plain; version=0.0.4'; }
+		location = /v1/models { default_type application/json; }
+		location = /health { return 200; }
+		location = /v1/chat/completions {
+			set \$canned /completion.json;
+			if (\$http_x_bench_stream) { set \$canned /stream.sse; }
+			rewrite ^ \$canned last;
+		}
+		# static files refuse POST with 405; error_page answers it with the file
+		location = /completion.json { internal; default_type application/json; error_page 405 =200 \$uri; }
+		location = /stream.sse { internal; default_type text/event-stream; error_page 405 =200 \$uri; }
+	}"
+	upstream+="server 127.0.0.1:$port; "
+done
+cat >"$work/backends.conf" <<EOF
+worker_processes 1;
+pid $work/backends.pid;
+error_log $work/backends-error.log warn;
+events { worker_connections 4096; }
+http {
+	access_log off;
+	keepalive_requests 1000000;
+	$servers
+}
+EOF
+cat >"$work/proxy.conf" <<EOF
+worker_processes 1;
+pid $work/proxy.pid;
+error_log $work/proxy-error.log warn;
+events { worker_connections 4096; }
+http {
+	access_log off;
+	keepalive_requests 1000000;
+	upstream backends { $upstream keepalive 64; }
+	server {
+		listen 127.0.0.1:$NGINX_PORT;
+		location / {
+			proxy_pass http://backends;
+			proxy_http_version 1.1;
+			proxy_set_header Connection "";
+			proxy_buffering off;
+		}
+	}
+}
+EOF
+nginx -c "$work/backends.conf" -p "$work"
+nginx -c "$work/proxy.conf" -p "$work"
+wait_for "http://127.0.0.1:${BACKEND_PORTS[0]}/metrics" 10
+wait_for "http://127.0.0.1:$NGINX_PORT/v1/models" 10
+
+# --- the JVM gateways
+start_scg() {
+	args=()
+	for i in "${!BACKEND_PORTS[@]}"; do
+		args+=("--spring.cloud.discovery.client.simple.instances.backends[$i].uri=http://127.0.0.1:${BACKEND_PORTS[$i]}")
+	done
+	"$JAVA" -jar "$SCG_JAR" --server.port=$SCG_PORT "${args[@]}" >"$work/scg.log" 2>&1 &
+	scg=$!
+	pids+=($scg)
+	wait_for "http://127.0.0.1:$SCG_PORT/v1/models" 120
+}
+start_infergate() {
+	endpoints=$(printf 'http://127.0.0.1:%s,' "${BACKEND_PORTS[@]}")
+	"$JAVA" -jar "$GATEWAY_JAR" --server.port=$INFERGATE_PORT --management.server.port=$INFERGATE_MANAGEMENT_PORT \
+		--infergate.pools.bench.endpoints="${endpoints%,}" --logging.level.root=WARN >"$work/infergate.log" 2>&1 &
+	infergate=$!
+	pids+=($infergate)
+	wait_for "http://127.0.0.1:$INFERGATE_MANAGEMENT_PORT/actuator/health/readiness" 120
+}
+
+cat >"$work/plain.lua" <<EOF
+wrk.method = "POST"
+wrk.path = "/v1/chat/completions"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '$chat'
+EOF
+cat >"$work/stream.lua" <<EOF
+wrk.method = "POST"
+wrk.path = "/v1/chat/completions"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["x-bench-stream"] = "1"
+wrk.body = '$stream'
+EOF
+
+port_of() {
+	case $1 in
+		direct) echo "${BACKEND_PORTS[0]}" ;;
+		nginx) echo "$NGINX_PORT" ;;
+		scg) echo "$SCG_PORT" ;;
+		infergate) echo "$INFERGATE_PORT" ;;
+	esac
+}
+pids_of() { # the proxy's processes, for its CPU time
+	case $1 in
+		direct) pgrep -f "nginx: worker process" | while read -r p; do
+			[ "$(cat /proc/"$p"/status | awk '/^PPid/ {print $2}')" = "$(cat "$work/backends.pid")" ] && echo "$p"; done ;;
+		nginx) pgrep -f "nginx: worker process" | while read -r p; do
+			[ "$(cat /proc/"$p"/status | awk '/^PPid/ {print $2}')" = "$(cat "$work/proxy.pid")" ] && echo "$p"; done ;;
+		scg) echo "$scg" ;;
+		infergate) echo "$infergate" ;;
+	esac
+}
+cpu_ticks() { # utime + stime of the given pids
+	total=0
+	for p in "$@"; do
+		total=$((total + $(awk '{print $14 + $15}' /proc/"$p"/stat)))
+	done
+	echo "$total"
+}
+
+run_leg() { # leg mode duration -> "requests/s p50 p99 non2xx cpu_us_per_request"
+	local leg=$1 mode=$2 duration=$3 port
+	port=$(port_of "$leg")
+	# shellcheck disable=SC2046
+	set -- $(pids_of "$leg")
+	local before after out
+	before=$(cpu_ticks "$@")
+	out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$duration" --latency -s "$work/$mode.lua" "http://127.0.0.1:$port")
+	after=$(cpu_ticks "$@")
+	echo "$out" | awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" '
+		/requests in/ { requests = $1 }
+		/Requests\/sec/ { rps = $2 }
+		$1 == "50%" { p50 = $2 }
+		$1 == "99%" { p99 = $2 }
+		/Non-2xx/ { errors = $NF }
+		END { printf "%s %s %s %s %.1f\n", rps, p50, p99, (errors == "" ? 0 : errors),
+			(requests > 0 ? ticks / hz * 1e6 / requests : 0) }'
+}
+
+echo "machine: $(nproc) cores, $("$JAVA" -version 2>&1 | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "backends: ${#BACKEND_PORTS[@]} nginx servers; stream: $events SSE content events per response"
+
+if [ "$WARMUP_CURVE" = 1 ]; then
+	echo "leg window_end_s requests/s"
+	for leg in scg infergate; do
+		"start_$leg"
+		for window in $(seq 5 5 "$CURVE_SECONDS"); do
+			echo "$leg $window $(run_leg "$leg" plain 5s | cut -d' ' -f1)"
+		done
+		kill "$(pids_of "$leg")"; wait "$(pids_of "$leg")" 2>/dev/null || true
+	done
+	exit 0
+fi
+
+for leg in $LEGS; do
+	case $leg in scg) start_scg ;; infergate) start_infergate ;; esac
+done
+for mode in $MODES; do
+	for leg in $LEGS; do
+		case $leg in scg | infergate) run_leg "$leg" "$mode" "$WARMUP" >/dev/null ;; esac
+	done
+done
+
+results="$work/results"
+echo "mode round leg requests/s p50 p99 non-2xx cpu_us_per_request"
+for mode in $MODES; do
+	for round in $(seq 1 "$ROUNDS"); do
+		for leg in $LEGS; do
+			echo "$mode $round $leg $(run_leg "$leg" "$mode" "$DURATION")" | tee -a "$results"
+		done
+	done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$results" <<'PY'
+import statistics, sys
+def ms(v):
+    for unit, scale in (("us", 1e-3), ("ms", 1.0), ("s", 1e3)):
+        if v.endswith(unit):
+            return float(v[:-len(unit)]) * scale
+    return float(v)
+fig = {}
+for line in open(sys.argv[1]):
+    mode, _, leg, rps, p50, p99, errors, cpu = line.split()
+    f = fig.setdefault((mode, leg), {"rps": [], "p50": [], "p99": [], "cpu": [], "errors": 0})
+    f["rps"].append(float(rps)); f["p50"].append(ms(p50)); f["p99"].append(ms(p99)); f["cpu"].append(float(cpu))
+    f["errors"] += int(errors)
+for mode in dict.fromkeys(m for m, _ in fig):
+    print(f"\n{mode}: medians of the rounds")
+    print("leg        requests/s     p50 ms     p99 ms   CPU µs/request  non-2xx")
+    med = {}
+    for (m, leg), f in fig.items():
+        if m != mode:
+            continue
+        med[leg] = {k: statistics.median(v) for k, v in f.items() if k != "errors"}
+        d = med[leg]
+        print(f"{leg:<10} {d['rps']:>10.0f} {d['p50']:>10.2f} {d['p99']:>10.2f} {d['cpu']:>16.1f} {f['errors']:>8}")
+    if "infergate" in med:
+        i = med["infergate"]
+        for other in ("scg", "nginx", "direct"):
+            if other in med:
+                o = med[other]
+                print(f"infergate/{other}: throughput {i['rps'] / o['rps']:.2f}x, p50 {i['p50'] / o['p50']:.2f}x, "
+                      f"CPU per request {i['cpu'] / o['cpu']:.2f}x" if o['cpu'] else "")
+PY
