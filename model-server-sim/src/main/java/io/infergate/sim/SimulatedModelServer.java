@@ -3,6 +3,7 @@ package io.infergate.sim;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import io.infergate.sim.http.FaultsHandler;
 import io.infergate.sim.http.GenerationHandler;
 import io.infergate.sim.http.MetricsHandler;
 import io.infergate.sim.http.ModelsHandler;
+import io.infergate.sim.http.TraceHeaders;
 import io.infergate.sim.metrics.PrometheusExposition;
 
 /**
@@ -57,6 +59,8 @@ public final class SimulatedModelServer implements AutoCloseable {
 
 	private final FaultInjector faults = new FaultInjector();
 
+	private final TraceHeaders traceHeaders = new TraceHeaders();
+
 	private final WallClockEngine engine;
 
 	private HttpServer httpServer;
@@ -85,8 +89,10 @@ public final class SimulatedModelServer implements AutoCloseable {
 			throw new UncheckedIOException("cannot listen on " + this.config.host() + ":" + this.config.port(), ex);
 		}
 		String model = this.config.modelName();
-		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, this.faults));
-		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, this.faults));
+		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, this.faults,
+				this.traceHeaders));
+		server.createContext("/v1/completions",
+				new GenerationHandler(false, model, this.engine, this.faults, this.traceHeaders));
 		server.createContext("/v1/models", new ModelsHandler(model, this.config.engine().loraModules(),
 				this.config.engine().maxModelLen()));
 		MetricsHandler metrics = new MetricsHandler(this.config.engineFlavor(), model, this.engine, this.faults);
@@ -146,6 +152,14 @@ public final class SimulatedModelServer implements AutoCloseable {
 	/** Faults to inject; also reachable at {@code /sim/faults}. */
 	public FaultInjector faults() {
 		return this.faults;
+	}
+
+	/**
+	 * The W3C {@code traceparent} headers of the most recent generation requests, oldest first (at most
+	 * {@value TraceHeaders#CAPACITY}; requests without one are not recorded).
+	 */
+	public List<String> receivedTraceparents() {
+		return this.traceHeaders.recent();
 	}
 
 	/** The figures {@code /metrics} shows, read now. */

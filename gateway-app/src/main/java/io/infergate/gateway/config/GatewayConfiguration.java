@@ -1,11 +1,16 @@
 package io.infergate.gateway.config;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.filter.DispatchFilter;
+import io.infergate.gateway.filter.ObserveFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
 import io.infergate.gateway.filter.ReadRequestFilter;
 import io.infergate.gateway.filter.ResolveModelFilter;
@@ -14,9 +19,13 @@ import io.infergate.gateway.model.ModelCatalog;
 import io.infergate.gateway.model.ModelProperties;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
+import io.infergate.gateway.observe.AccessLog;
+import io.infergate.gateway.observe.AccessLogProperties;
+import io.infergate.gateway.observe.InferenceMeters;
+import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.routing.pool.EndpointRegistry;
 
-/** The OpenAI request path: model resolution, body parsing, pool routing, retry and errors. */
+/** The OpenAI request path: observation, body parsing, model resolution, pool routing, retry and errors. */
 @Configuration(proxyBeanMethods = false)
 public class GatewayConfiguration {
 
@@ -33,6 +42,16 @@ public class GatewayConfiguration {
 	@Bean
 	ModelsHandler modelsHandler(ModelCatalog catalog) {
 		return new ModelsHandler(catalog);
+	}
+
+	@Bean
+	InferenceMeters inferenceMeters(ObjectProvider<MeterRegistry> registry) {
+		return new InferenceMeters(registry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	@Bean
+	ObserveFilter observeFilter(InferenceMeters meters, AccessLogProperties accessLog) {
+		return new ObserveFilter(meters, new InferenceSpanTags(), accessLog.isEnabled() ? new AccessLog() : null);
 	}
 
 	@Bean

@@ -47,7 +47,8 @@ public class DispatchFilter implements GlobalFilter, Ordered {
 		}
 		Dispatch dispatch = new Dispatch(request);
 		exchange.getAttributes().put(InfergateAttributes.DISPATCH, dispatch);
-		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch);
+		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch,
+				exchange.getAttribute(InfergateAttributes.RELAYED_RESPONSE));
 		if (servedByHeaders) {
 			ModelRoute route = exchange.getAttribute(InfergateAttributes.MODEL_ROUTE);
 			response.beforeCommit(() -> {

@@ -8,6 +8,8 @@ import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
  * The order of every filter on the inference request path, in one place. Each step is its own filter; a
  * request that a step rejects never reaches the next.
  * <ol>
+ * <li>{@link #OBSERVE}: note when the request arrived; when it ends, record its metrics, span attributes and
+ * access-log line;</li>
  * <li>{@link #READ_AND_PARSE}: read the body under the size limit, parse the fields the gateway needs;</li>
  * <li>{@link #RESOLVE_MODEL}: resolve {@code model} to a pool and rewrite it for the pool's servers;</li>
  * <li>{@link #DISPATCH}: open the request's dispatch, decorate the response, release the in-flight count when
@@ -26,6 +28,9 @@ public final class RequestPathOrder {
 	public static final int RESOLVE_MODEL = DISPATCH - 20;
 
 	public static final int READ_AND_PARSE = RESOLVE_MODEL - 10;
+
+	/** First, so that it sees the request from its arrival to the last byte of its response. */
+	public static final int OBSERVE = READ_AND_PARSE - 10;
 
 	/** After the route has set its URL, so a retry can restore it. */
 	public static final int UPSTREAM_RETRY = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;

@@ -44,13 +44,17 @@ public final class GenerationHandler implements HttpHandler {
 
 	private final FaultInjector faults;
 
-	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, FaultInjector faults) {
+	private final TraceHeaders traceHeaders;
+
+	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, FaultInjector faults,
+			TraceHeaders traceHeaders) {
 		this.chat = chat;
 		this.path = chat ? "/v1/chat/completions" : "/v1/completions";
 		this.baseModel = baseModel;
 		this.adapters = engine.config().loraModules();
 		this.engine = engine;
 		this.faults = faults;
+		this.traceHeaders = traceHeaders;
 	}
 
 	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, boolean stream,
@@ -76,6 +80,7 @@ public final class GenerationHandler implements HttpHandler {
 			return;
 		}
 		byte[] body = exchange.getRequestBody().readAllBytes();
+		this.traceHeaders.record(exchange.getRequestHeaders().getFirst(TraceHeaders.TRACEPARENT));
 		int failStatus = this.faults.takeGenerationFailure();
 		if (failStatus != 0) {
 			HttpResponses.sendError(exchange, new OpenAiError(failStatus, "InjectedFault",
@@ -87,6 +92,7 @@ public final class GenerationHandler implements HttpHandler {
 		GenerationProgress progress;
 		try {
 			generation = parse(body);
+			delay(this.faults.generationDelayMillis());
 			progress = new GenerationProgress(generation.stream());
 			request = new EngineRequest(generation.promptTokens(), generation.adapter(), generation.maxTokens(),
 					progress);
@@ -119,6 +125,19 @@ public final class GenerationHandler implements HttpHandler {
 			// The client went away; free the engine's resources as vLLM does on disconnect.
 			this.engine.abort(request);
 			throw ex;
+		}
+	}
+
+	private static void delay(long millis) throws InterruptedIOException {
+		if (millis <= 0) {
+			return;
+		}
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new InterruptedIOException("simulator closing");
 		}
 	}
 

@@ -9,6 +9,18 @@ public final class InfergateAttributes {
 
 	private static final String PREFIX = "io.infergate.";
 
+	/**
+	 * The gateway's record of the response it relays: when the request arrived, when the first body byte went out,
+	 * and the response's {@code usage}. Set first, for every request on the inference route.
+	 */
+	public static final String RELAYED_RESPONSE = PREFIX + "relayedResponse";
+
+	/** The id of the API key that authenticated the request (a {@code String}), when keys are configured. */
+	public static final String API_KEY_ID = PREFIX + "apiKeyId";
+
+	/** The tenant the request counts against (a {@code String}), when keys are configured. */
+	public static final String TENANT = PREFIX + "tenant";
+
 	/** The {@link io.infergate.routing.openai.InferenceApi} of a request on the inference route. */
 	public static final String INFERENCE_API = PREFIX + "inferenceApi";
 
@@ -29,6 +41,15 @@ public final class InfergateAttributes {
 	 * last routing outcome.
 	 */
 	public static final String DISPATCH = PREFIX + "dispatch";
+
+	/**
+	 * How long the request waited in the gateway's admission queue before dispatch, in nanoseconds (a
+	 * {@code Long}); absent when it did not queue.
+	 */
+	public static final String QUEUE_WAIT_NANOS = PREFIX + "queueWaitNanos";
+
+	/** How many fallback models the request was sent to after its first target (an {@code Integer}). */
+	public static final String FALLBACKS = PREFIX + "fallbacks";
 
 	private InfergateAttributes() {
 	}
