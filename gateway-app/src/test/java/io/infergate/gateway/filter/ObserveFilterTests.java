@@ -1,0 +1,93 @@
+package io.infergate.gateway.filter;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+
+import io.infergate.gateway.observe.CompletedRequest;
+import io.infergate.gateway.observe.InferenceMeters;
+import io.infergate.gateway.observe.InferenceSpanTags;
+import io.infergate.gateway.observe.RelayedResponse;
+import io.infergate.routing.request.InfergateAttributes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ObserveFilterTests {
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final ObserveFilter filter = new ObserveFilter(new InferenceMeters(registry), new InferenceSpanTags(), null);
+
+	@Test
+	void notesTheArrivalOfAnInferenceRequestForTheLaterSteps() {
+		MockServerWebExchange exchange = FilterExchanges.chat("{}");
+		FilterExchanges.RecordingChain chain = new FilterExchanges.RecordingChain();
+
+		filter.filter(exchange, chain).block();
+
+		assertThat((RelayedResponse) chain.reached().getAttribute(InfergateAttributes.RELAYED_RESPONSE)).isNotNull();
+	}
+
+	@Test
+	void leavesOtherExchangesAlone() {
+		MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/v1/models"));
+
+		filter.filter(exchange, new FilterExchanges.RecordingChain()).block();
+
+		assertThat(exchange.getAttributes()).doesNotContainKey(InfergateAttributes.RELAYED_RESPONSE);
+	}
+
+	@Test
+	void aCompletedRequestCarriesItsTtftDurationAndUsage() {
+		MockServerWebExchange exchange = FilterExchanges.chat("{}");
+		RelayedResponse relayed = new RelayedResponse(1_000);
+		relayed.onBody(DefaultDataBufferFactory.sharedInstance.wrap(
+				"{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}".getBytes(StandardCharsets.UTF_8)));
+		exchange.getResponse().setStatusCode(HttpStatus.OK);
+
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, relayed, 200, true, relayed.firstByteNanos() + 500);
+
+		assertThat(request.ttftNanos()).isEqualTo(relayed.firstByteNanos() - 1_000);
+		assertThat(request.durationNanos()).isEqualTo(request.ttftNanos() + 500);
+		assertThat(request.usage().outputTokens()).isEqualTo(2);
+		assertThat(request.pool()).as("never routed").isNull();
+		assertThat(request.isServed()).as("no endpoint served it").isFalse();
+	}
+
+	@Test
+	void aRequestTheClientCancelsIsRecordedOnceAsClientClosed() {
+		MockServerWebExchange exchange = FilterExchanges.chat("{}");
+
+		Disposable subscription = filter.filter(exchange, new FilterExchanges.RecordingChain(Mono.never())).subscribe();
+		subscription.dispose();
+		RelayedResponse relayed = exchange.getAttribute(InfergateAttributes.RELAYED_RESPONSE);
+
+		assertThat(relayed.finish()).as("already recorded").isFalse();
+		assertThat(registry.getMeters()).as("nothing served").isEmpty();
+	}
+
+	@Test
+	void queueWaitAndFallbacksComeFromTheirAttributesWhenSet() {
+		MockServerWebExchange exchange = FilterExchanges.chat("{}");
+		exchange.getAttributes().putAll(Map.of(InfergateAttributes.QUEUE_WAIT_NANOS, 7_000_000L,
+				InfergateAttributes.FALLBACKS, 1, InfergateAttributes.API_KEY_ID, "team-a",
+				InfergateAttributes.TENANT, "tenant-a"));
+
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, new RelayedResponse(0), 200, true, 10);
+
+		assertThat(request.queueWaitNanos()).isEqualTo(7_000_000L);
+		assertThat(request.fallbacks()).isEqualTo(1);
+		assertThat(request.apiKeyId()).isEqualTo("team-a");
+		assertThat(request.tenant()).isEqualTo("tenant-a");
+		assertThat(request.ttftNanos()).as("nothing relayed").isEqualTo(-1);
+	}
+}

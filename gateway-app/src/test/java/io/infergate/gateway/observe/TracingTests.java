@@ -1,0 +1,120 @@
+package io.infergate.gateway.observe;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.Sims;
+import io.infergate.sim.SimulatedModelServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tracing: every inference request makes one server span carrying Infergate's attributes, and the request reaches
+ * the model server with a W3C {@code traceparent} of the same trace. Spans go to an in-memory exporter.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "management.server.port=0", "infergate.demo.enabled=false",
+				"management.tracing.sampling.probability=1.0",
+				"management.opentelemetry.tracing.export.schedule-delay=50ms",
+				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama" })
+class TracingTests extends SimulatedPodsTest {
+
+	static SimulatedModelServer pod;
+
+	@Autowired
+	InMemorySpanExporter spans;
+
+	@DynamicPropertySource
+	static void pool(DynamicPropertyRegistry registry) {
+		pod = sims.start("llama");
+		registry.add("infergate.pools.llama.endpoints", pod::baseUrl);
+	}
+
+	@TestConfiguration
+	static class InMemoryExport {
+
+		@Bean
+		InMemorySpanExporter inMemorySpanExporter() {
+			return InMemorySpanExporter.create();
+		}
+	}
+
+	@BeforeEach
+	void readyAndNoSpansYet() {
+		awaitReady("llama");
+		spans.reset();
+	}
+
+	private List<SpanData> inferenceServerSpans() {
+		return spans.getFinishedSpanItems()
+			.stream()
+			.filter((span) -> span.getKind() == SpanKind.SERVER)
+			.filter((span) -> "/v1/chat/completions".equals(span.getAttributes().get(AttributeKey.stringKey("http.url"))))
+			.toList();
+	}
+
+	@Test
+	void eachRequestMakesOneServerSpanWithInfergatesAttributes() {
+		for (int i = 0; i < 3; i++) {
+			assertThat(Http.postJson(url("/v1/chat/completions"), Http.chat("llama", "hi " + i, false, 3)).statusCode())
+				.isEqualTo(200);
+		}
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> inferenceServerSpans().size() >= 3);
+		List<SpanData> server = inferenceServerSpans();
+
+		assertThat(server).hasSize(3).allSatisfy((span) -> {
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.pool"))).isEqualTo("llama");
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("gen_ai.request.model"))).isEqualTo("llama");
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.endpoint"))).isEqualTo(Sims.id(pod));
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.profile"))).isEqualTo("default");
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("gen_ai.usage.output_tokens"))).isEqualTo("3");
+		});
+	}
+
+	@Test
+	void theProxiedCallIsAClientSpanInsideTheRequestsSpan() {
+		assertThat(Http.postJson(url("/v1/chat/completions"), Http.chat("llama", "hi", false, 2)).statusCode())
+			.isEqualTo(200);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> inferenceServerSpans().size() == 1
+				&& spans.getFinishedSpanItems().stream().anyMatch((span) -> span.getKind() == SpanKind.CLIENT));
+		SpanData server = inferenceServerSpans().get(0);
+
+		assertThat(spans.getFinishedSpanItems()).filteredOn((span) -> span.getKind() == SpanKind.CLIENT)
+			.singleElement()
+			.satisfies((client) -> {
+				assertThat(client.getTraceId()).isEqualTo(server.getTraceId());
+				assertThat(client.getParentSpanId()).isEqualTo(server.getSpanId());
+			});
+	}
+
+	@Test
+	void theModelServerReceivesATraceparentOfTheRequestsTrace() {
+		assertThat(Http.postJson(url("/v1/chat/completions"), Http.chat("llama", "trace me", false, 2)).statusCode())
+			.isEqualTo(200);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> inferenceServerSpans().size() == 1);
+		String traceId = inferenceServerSpans().get(0).getTraceId();
+
+		assertThat(pod.receivedTraceparents()).last()
+			.satisfies((traceparent) -> assertThat(traceparent).matches("00-" + traceId + "-[0-9a-f]{16}-01"));
+	}
+}
