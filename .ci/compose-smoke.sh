@@ -83,7 +83,7 @@ head -c 300 "$completion"; echo
 scraped() {
   curl -fsS --get "$PROMETHEUS/api/v1/query" --data-urlencode "query=$1" | grep -q '"result":\[{'
 }
-check "Prometheus scraped the gateway (infergate_scheduling_picks_total)" eventually 60 scraped 'infergate_scheduling_picks_total{job="infergate"}'
+check "Prometheus scraped the gateway (gen_ai_server_time_to_first_token_seconds)" eventually 60 scraped 'gen_ai_server_time_to_first_token_seconds_count{job="infergate",pool="llama",model="llama-3.1-8b"}'
 check "Prometheus scraped the pods (vllm:num_requests_running)" eventually 30 scraped 'count(vllm:num_requests_running{job="model-servers"}) == 4'
 
 healthy() { [ "$(docker inspect --format '{{.State.Health.Status}}' "$("${COMPOSE[@]}" ps -q gateway)")" = healthy ]; }
