@@ -7,6 +7,7 @@
 # Environment: ROUNDS (5), CONNECTIONS (64), THREADS (2), DURATION (10s), WARMUP (40s, per gateway).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source bench/scripts/wrk-legs.sh
 
 SIM_JAR=model-server-sim/target/model-server-sim.jar
 GATEWAY_JAR=gateway-app/target/gateway-app.jar
@@ -37,23 +38,9 @@ for config in "${CONFIGS[@]}"; do
 	pids+=($!)
 done
 for config in "${CONFIGS[@]}"; do
-	ready="http://127.0.0.1:$((${API_PORT[$config]} + 1))/actuator/health/readiness"
-	for _ in $(seq 1 240); do
-		curl -sf "$ready" >/dev/null && break
-		sleep 0.5
-	done
-	curl -sf "$ready" >/dev/null || { echo "gateway '$config' not ready; see /tmp/tracing-overhead-$config.log" >&2; exit 1; }
+	await_ready "http://127.0.0.1:$((${API_PORT[$config]} + 1))/actuator/health/readiness" "/tmp/tracing-overhead-$config.log"
 done
 
-run() { # name url
-	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/wrk/chat-completion.lua "$2" \
-		| awk -v name="$1" '
-			/Requests\/sec/ { rps = $2 }
-			$1 == "50%" { p50 = $2 }
-			$1 == "99%" { p99 = $2 }
-			/Non-2xx/ { errors = $NF }
-			END { printf "%s %s %s %s %s\n", name, rps, p50, p99, (errors == "" ? 0 : errors) }'
-}
 
 for config in "${CONFIGS[@]}"; do
 	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/wrk/chat-completion.lua \
@@ -65,7 +52,7 @@ echo "round tracing requests/s p50 p99 non-2xx"
 for round in $(seq 1 "$ROUNDS"); do
 	for i in 0 1 2; do
 		config=${CONFIGS[$(((round + i) % 3))]}
-		line=$(run "$config" "http://127.0.0.1:${API_PORT[$config]}")
+		line=$(wrk_leg "$config" "http://127.0.0.1:${API_PORT[$config]}")
 		echo "$round $line" | tee -a "$results"
 	done
 done

@@ -5,7 +5,6 @@ import java.util.Map;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -36,9 +35,7 @@ public class KubernetesDiscoveryEnvironmentPostProcessor implements EnvironmentP
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		boolean discoveryNamed = Binder.get(environment)
-			.bind("infergate.pools", Bindable.mapOf(String.class, PoolProperties.Pool.class))
-			.orElse(Map.of())
+		boolean discoveryNamed = PoolProperties.configuredPools(Binder.get(environment))
 			.values()
 			.stream()
 			.anyMatch((pool) -> pool.getDiscoveryServiceId() != null && !pool.getDiscoveryServiceId().isBlank());

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -157,7 +156,7 @@ class KubernetesManifestsTests extends SimulatedPodsTest {
 		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
 		yaml.setResources(new ByteArrayResource(applicationYml.getBytes()));
 		Binder binder = new Binder(new MapConfigurationPropertySource(yaml.getObject()));
-		return binder.bind("infergate.pools", Bindable.mapOf(String.class, PoolProperties.Pool.class)).get();
+		return PoolProperties.configuredPools(binder);
 	}
 
 	private static Map<String, Object> gatewayContainer() {
