@@ -6,15 +6,22 @@
 #   infergate/infergate:local     the Dockerfile at the top level, built on that JRE (needs the packaged jars)
 #   infergate/prometheus:local    Debian's prometheus binary
 #   infergate/redis:local         Debian's redis-server
+#   alpine:3.17                   busybox, which Testcontainers runs for its start-up checks
 #
 # Grafana is not packaged in Debian, so there is no local Grafana image: offline, compose runs without it.
-# Usage: .ci/local-images.sh [--force]   (without --force, existing base images are kept)
+# Usage: .ci/local-images.sh [--force] [jre|infergate|prometheus|redis|alpine ...]
+# (default: the images docker-compose.local.yml needs; without --force, existing base images are kept)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JDK=${JDK17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
 force=false
-[ "${1:-}" = "--force" ] && force=true
+if [ "${1:-}" = "--force" ]; then
+  force=true
+  shift
+fi
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(jre infergate prometheus redis)
 
 need_image() {
   $force || ! docker image inspect "$1" >/dev/null 2>&1
@@ -39,6 +46,16 @@ base_files() {
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
   printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
   printf 'hosts: files dns\n' >"$root/etc/nsswitch.conf"
+}
+
+# busybox as /bin/sh and every other applet.
+install_busybox() {
+  local root=$1 applet
+  mkdir -p "$root/bin"
+  cp /bin/busybox "$root/bin/busybox"
+  for applet in $(/bin/busybox --list); do
+    [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+  done
 }
 
 import_root() {
@@ -69,15 +86,22 @@ build_jre_base() {
   [ -f /etc/ssl/certs/java/cacerts ] && cp -L /etc/ssl/certs/java/cacerts "$java/lib/security/cacerts"
   copy_libraries "$root" "$java"/bin/* $(find "$java/lib" -name '*.so')
   base_files "$root"
-  cp /bin/busybox "$root/bin/busybox"
-  local applet
-  for applet in $(/bin/busybox --list); do
-    [ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
-  done
+  install_busybox "$root"
   import_root "$root" "$image" \
     --change 'ENV JAVA_HOME=/opt/java/openjdk' \
     --change 'ENV PATH=/opt/java/openjdk/bin:/usr/bin:/bin' \
     --change 'CMD ["java", "-version"]'
+  rm -rf "$root"
+}
+
+build_alpine() {
+  local image=alpine:3.17 root
+  need_image "$image" || return 0
+  root=$(mktemp -d)
+  mkdir -p "$root/tmp"
+  chmod 1777 "$root/tmp"
+  install_busybox "$root"
+  import_root "$root" "$image" --change 'CMD ["/bin/sh"]'
   rm -rf "$root"
 }
 
@@ -127,14 +151,20 @@ build_redis() {
 missing=()
 command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
-[ -x /bin/busybox ] || missing+=(busybox-static)
+dpkg -s busybox-static >/dev/null 2>&1 || missing+=(busybox-static)   # static: runs in an empty rootfs
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-build_jre_base
-build_infergate
-build_prometheus
-build_redis
+for target in "${targets[@]}"; do
+  case "$target" in
+    jre) build_jre_base ;;
+    infergate) build_jre_base && build_infergate ;;
+    prometheus) build_prometheus ;;
+    redis) build_redis ;;
+    alpine) build_alpine ;;
+    *) echo "unknown image '$target' (jre, infergate, prometheus, redis, alpine)" >&2; exit 2 ;;
+  esac
+done

@@ -1,68 +1,21 @@
 // Black-box test of the packaged gateway in demo mode, through the official openai client.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI, { NotFoundError } from 'openai';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const jar = process.env.GATEWAY_JAR ?? path.resolve(here, '../../../../gateway-app/target/gateway-app.jar');
+import { startGateway } from '../support/gateway.mjs';
 
 let gateway;
 let output = '';
 let client;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForReadiness(url, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (gateway.exitCode !== null) {
-      throw new Error(`gateway exited with ${gateway.exitCode}:\n${output}`);
-    }
-    try {
-      const response = await fetch(url);
-      if (response.status === 200) {
-        return;
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`gateway not ready after ${timeoutMs} ms:\n${output}`);
-}
-
 before(async () => {
-  const apiPort = await freePort();
-  const managementPort = await freePort();
-  gateway = spawn('java', ['-jar', jar, `--server.port=${apiPort}`, `--management.server.port=${managementPort}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  gateway.stdout.on('data', (chunk) => { output += chunk; });
-  gateway.stderr.on('data', (chunk) => { output += chunk; });
-  await waitForReadiness(`http://127.0.0.1:${managementPort}/actuator/health/readiness`, 120_000);
-  client = new OpenAI({ baseURL: `http://127.0.0.1:${apiPort}/v1`, apiKey: 'not-checked', maxRetries: 0, timeout: 60_000 });
+  gateway = await startGateway();
+  output = gateway.output;
+  client = new OpenAI({ baseURL: gateway.baseURL, apiKey: 'not-checked', maxRetries: 0, timeout: 60_000 });
 });
 
 after(async () => {
-  if (gateway && gateway.exitCode === null) {
-    const exited = new Promise((resolve) => gateway.once('exit', resolve));
-    gateway.kill('SIGTERM');
-    await exited;
-  }
+  await gateway?.stop();
 });
 
 test('runs in demo mode and says so', () => {

@@ -86,6 +86,21 @@ class GatewayErrorsTests {
 	}
 
 	@Test
+	void oversizedHeadersAre431AndAnOverlongRequestLineIs414InOpenAiShape() {
+		HttpResponse<String> headers = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
+			.header("Content-Type", "application/json")
+			.header("x-padding", "p".repeat(16 * 1024))
+			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("m", "hi", false, 4)))
+			.build());
+		HttpResponse<String> line = Http.get(url("/v1/models/" + "m".repeat(8 * 1024)));
+
+		assertThat(headers.statusCode()).isEqualTo(431);
+		assertThat(headers.body()).startsWith("{\"error\":").contains("\"code\":\"request_headers_too_large\"");
+		assertThat(line.statusCode()).isEqualTo(414);
+		assertThat(line.body()).startsWith("{\"error\":").contains("\"code\":\"request_uri_too_long\"");
+	}
+
+	@Test
 	void unknownPathIs404Json() {
 		HttpResponse<String> response = Http.get(url("/v1/embeddingz"));
 

@@ -103,6 +103,19 @@ class GatewayProxyTests extends SimulatedPodsTest {
 	}
 
 	@Test
+	void withoutKeysOrLimitsEveryRequestPassesAsBeforeWithoutRateLimitHeaders() {
+		HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
+			.header("Content-Type", "application/json")
+			.header("Authorization", "Bearer anything-at-all")
+			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("alpha", "no keys", false, 2)))
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().map().keySet()).noneMatch((name) -> name.startsWith("x-ratelimit"));
+		assertThat(Http.get(managementUrl("/actuator/inference")).body()).contains("\"tenants\":[]");
+	}
+
+	@Test
 	void sendsAnAdapterModelAsTheAdapterName() {
 		HttpResponse<String> response = chat("support", false, 4);
 

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
+import io.infergate.sim.engine.KvEventSink;
 import io.infergate.sim.engine.MetricsSnapshot;
 import io.infergate.sim.engine.Tokenizer;
 import io.infergate.sim.engine.WallClockEngine;
@@ -20,7 +21,9 @@ import io.infergate.sim.http.FaultsHandler;
 import io.infergate.sim.http.GenerationHandler;
 import io.infergate.sim.http.MetricsHandler;
 import io.infergate.sim.http.ModelsHandler;
+import io.infergate.sim.http.ResetPrefixCacheHandler;
 import io.infergate.sim.http.TraceHeaders;
+import io.infergate.sim.kvevents.KvEventPublisher;
 import io.infergate.sim.metrics.PrometheusExposition;
 
 /**
@@ -34,8 +37,9 @@ import io.infergate.sim.metrics.PrometheusExposition;
  * }</pre>
  *
  * HTTP requests are served by at most {@value #MAX_HTTP_THREADS} threads, created on demand and retired after
- * {@value #HTTP_THREAD_KEEP_ALIVE_SECONDS} s idle; each open stream holds one. {@link #close()} stops the engine,
- * the threads and the listening socket.
+ * {@value #HTTP_THREAD_KEEP_ALIVE_SECONDS} s idle; each open stream holds one. With
+ * {@link SimulatorConfig#kvEventsEnabled()} the engine's KV-cache events are published on ZeroMQ as vLLM publishes
+ * them ({@link KvEventPublisher}). {@link #close()} stops the engine, the threads and the listening sockets.
  */
 public final class SimulatedModelServer implements AutoCloseable {
 
@@ -67,10 +71,21 @@ public final class SimulatedModelServer implements AutoCloseable {
 
 	private ThreadPoolExecutor httpExecutor;
 
+	private volatile KvEventPublisher kvEventPublisher;
+
 	public SimulatedModelServer(SimulatorConfig config) {
 		this.config = config;
+		KvEventSink kvEvents = KvEventSink.NONE;
+		if (config.kvEventsEnabled()) {
+			kvEvents = (batch) -> {
+				KvEventPublisher publisher = this.kvEventPublisher;
+				if (publisher != null) {
+					publisher.publish(batch);
+				}
+			};
+		}
 		this.engine = new WallClockEngine(config.engine(), config.timeScale(), GenerationHandler.ENGINE_LISTENER,
-				"sim-engine-" + config.modelName());
+				"sim-engine-" + config.modelName(), kvEvents);
 	}
 
 	/**
@@ -100,7 +115,20 @@ public final class SimulatedModelServer implements AutoCloseable {
 		// trtllm-serve's /metrics is JSON; its Prometheus text is at /prometheus/metrics
 		server.createContext("/prometheus/metrics", metrics);
 		server.createContext("/sim/faults", new FaultsHandler(this.faults));
+		server.createContext(ResetPrefixCacheHandler.PATH, new ResetPrefixCacheHandler(this.engine));
 		server.createContext("/", new FallbackHandler());
+		if (this.config.kvEventsEnabled()) {
+			try {
+				this.kvEventPublisher = new KvEventPublisher(this.config.host(), this.config.kvEventsPort(),
+						this.config.kvEventsReplayPort(), this.config.kvEventsTopic(),
+						this.config.kvEventsBufferBatches());
+			}
+			catch (RuntimeException ex) {
+				server.stop(0);
+				throw new UncheckedIOException("cannot publish KV events on " + this.config.host() + ":"
+						+ this.config.kvEventsPort(), new IOException(ex.getMessage(), ex));
+			}
+		}
 		this.httpExecutor = newHttpExecutor();
 		server.setExecutor(this.httpExecutor);
 		this.engine.start();
@@ -147,6 +175,23 @@ public final class SimulatedModelServer implements AutoCloseable {
 
 	public SimulatorConfig config() {
 		return this.config;
+	}
+
+	/** The port KV-cache events are published on, or {@link SimulatorConfig#OFF} when they are not. */
+	public int kvEventsPort() {
+		KvEventPublisher publisher = this.kvEventPublisher;
+		return (publisher != null) ? publisher.port() : SimulatorConfig.OFF;
+	}
+
+	/** The port of the KV-event replay socket, or {@link SimulatorConfig#OFF} when there is none. */
+	public int kvEventsReplayPort() {
+		KvEventPublisher publisher = this.kvEventPublisher;
+		return (publisher != null) ? publisher.replayPort() : SimulatorConfig.OFF;
+	}
+
+	/** Drops every cached prefix block (see {@code POST /reset_prefix_cache}); false while requests hold blocks. */
+	public boolean resetPrefixCache() {
+		return this.engine.resetPrefixCache();
 	}
 
 	/** Faults to inject; also reachable at {@code /sim/faults}. */
@@ -196,6 +241,9 @@ public final class SimulatedModelServer implements AutoCloseable {
 			this.httpServer.stop(0);
 		}
 		this.engine.close();
+		if (this.kvEventPublisher != null) {
+			this.kvEventPublisher.close();
+		}
 		if (this.httpExecutor != null) {
 			this.httpExecutor.shutdownNow();
 			try {

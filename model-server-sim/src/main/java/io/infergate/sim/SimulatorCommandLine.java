@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.infergate.kvevents.KvEventFrames;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
 import io.infergate.sim.metrics.EngineFlavor;
@@ -39,12 +40,18 @@ final class SimulatorCommandLine {
 			  --max-loras N                  adapter slots (default 1 when adapters are given)
 			  --lora-load-delay-ms N         adapter load time (default 100)
 			  --time-scale X                 run X times faster than the modelled GPU (default 1)
+			  --kv-events-port N             publish vLLM KV-cache events on ZeroMQ at this port, 0 for any
+			                                 free one (default: off; vLLM's default port is 5557)
+			  --kv-events-replay-port N      serve replay of missed event batches on this port (default: off)
+			  --kv-events-topic T            topic frame of every event message (default empty)
+			  --kv-events-buffer N           batches kept for replay (default 10000)
 			  --help                         print this help
 			""".formatted(PerfProfile.names());
 
 	private static final List<String> FLAGS = List.of("model", "port", "host", "engine", "max-num-seqs", "kv-blocks",
 			"block-size", "max-num-batched-tokens", "max-model-len", "perf-profile", "beta0", "beta1", "beta2",
-			"lora-modules", "max-loras", "lora-load-delay-ms", "time-scale");
+			"lora-modules", "max-loras", "lora-load-delay-ms", "time-scale", "kv-events-port", "kv-events-replay-port",
+			"kv-events-topic", "kv-events-buffer");
 
 	static final int DEFAULT_PORT = 8000;
 
@@ -107,6 +114,10 @@ final class SimulatorCommandLine {
 			.port(integer(values, "port", DEFAULT_PORT))
 			.timeScale(decimal(values, "time-scale", 1.0))
 			.engine(engine.build())
+			.kvEventsPort(integer(values, "kv-events-port", SimulatorConfig.OFF))
+			.kvEventsReplayPort(integer(values, "kv-events-replay-port", SimulatorConfig.OFF))
+			.kvEventsTopic(values.getOrDefault("kv-events-topic", ""))
+			.kvEventsBufferBatches(integer(values, "kv-events-buffer", KvEventFrames.DEFAULT_REPLAY_BUFFER))
 			.build();
 	}
 

@@ -2,17 +2,21 @@ package io.infergate.sim;
 
 import java.util.Objects;
 
+import io.infergate.kvevents.KvEventFrames;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.metrics.EngineFlavor;
 
 /**
  * How to run one simulated model server: the served model name, the engine whose metric names to expose, where to
- * listen, how fast to run, and the engine parameters. Defaults: vLLM names, loopback, port 0 (any free port), time
- * scale 1 (real time).
+ * listen, how fast to run, the engine parameters, and whether to publish vLLM's KV-cache events. Defaults: vLLM
+ * names, loopback, port 0 (any free port), time scale 1 (real time), no KV events.
  */
 public final class SimulatorConfig {
 
 	public static final String DEFAULT_HOST = "127.0.0.1";
+
+	/** A port setting meaning "no such socket". */
+	public static final int OFF = -1;
 
 	private final String modelName;
 
@@ -25,6 +29,14 @@ public final class SimulatorConfig {
 	private final double timeScale;
 
 	private final EngineConfig engine;
+
+	private final int kvEventsPort;
+
+	private final int kvEventsReplayPort;
+
+	private final String kvEventsTopic;
+
+	private final int kvEventsBufferBatches;
 
 	private SimulatorConfig(Builder builder) {
 		this.modelName = Objects.requireNonNull(builder.modelName, "model name is required");
@@ -45,6 +57,23 @@ public final class SimulatorConfig {
 		if (this.engine.loraModules().contains(this.modelName)) {
 			throw new IllegalArgumentException("LoRA module '" + this.modelName + "' has the base model's name");
 		}
+		this.kvEventsPort = port("kv-events-port", builder.kvEventsPort);
+		this.kvEventsReplayPort = port("kv-events-replay-port", builder.kvEventsReplayPort);
+		if (this.kvEventsReplayPort != OFF && this.kvEventsPort == OFF) {
+			throw new IllegalArgumentException("kv-events-replay-port needs kv-events-port");
+		}
+		this.kvEventsTopic = Objects.requireNonNull(builder.kvEventsTopic, "kvEventsTopic");
+		if (builder.kvEventsBufferBatches < 1) {
+			throw new IllegalArgumentException("kv-events-buffer must be at least 1, was " + builder.kvEventsBufferBatches);
+		}
+		this.kvEventsBufferBatches = builder.kvEventsBufferBatches;
+	}
+
+	private static int port(String name, int port) {
+		if (port != OFF && (port < 0 || port > 65535)) {
+			throw new IllegalArgumentException(name + " must be 0..65535, was " + port);
+		}
+		return port;
 	}
 
 	public static Builder builder(String modelName) {
@@ -75,6 +104,30 @@ public final class SimulatorConfig {
 		return this.engine;
 	}
 
+	/** Whether the server publishes KV-cache events. */
+	public boolean kvEventsEnabled() {
+		return this.kvEventsPort != OFF;
+	}
+
+	/** The KV-event PUB socket's port (0: any free one), or {@link #OFF}. */
+	public int kvEventsPort() {
+		return this.kvEventsPort;
+	}
+
+	/** The replay ROUTER socket's port (0: any free one), or {@link #OFF}. */
+	public int kvEventsReplayPort() {
+		return this.kvEventsReplayPort;
+	}
+
+	public String kvEventsTopic() {
+		return this.kvEventsTopic;
+	}
+
+	/** Batches kept for replay. */
+	public int kvEventsBufferBatches() {
+		return this.kvEventsBufferBatches;
+	}
+
 	public static final class Builder {
 
 		private final String modelName;
@@ -88,6 +141,14 @@ public final class SimulatorConfig {
 		private double timeScale = 1.0;
 
 		private EngineConfig engine = EngineConfig.defaults();
+
+		private int kvEventsPort = OFF;
+
+		private int kvEventsReplayPort = OFF;
+
+		private String kvEventsTopic = "";
+
+		private int kvEventsBufferBatches = KvEventFrames.DEFAULT_REPLAY_BUFFER;
 
 		private Builder(String modelName) {
 			this.modelName = modelName;
@@ -117,6 +178,30 @@ public final class SimulatorConfig {
 
 		public Builder engine(EngineConfig engine) {
 			this.engine = engine;
+			return this;
+		}
+
+		/** Publishes KV-cache events on this port (0: any free one; {@link #OFF}: none, the default). */
+		public Builder kvEventsPort(int port) {
+			this.kvEventsPort = port;
+			return this;
+		}
+
+		/** Serves replay requests on this port (0: any free one; {@link #OFF}: none, the default). */
+		public Builder kvEventsReplayPort(int port) {
+			this.kvEventsReplayPort = port;
+			return this;
+		}
+
+		/** The topic frame of every event message; empty by default, as in vLLM. */
+		public Builder kvEventsTopic(String topic) {
+			this.kvEventsTopic = topic;
+			return this;
+		}
+
+		/** Batches kept for replay; 10,000 by default, as in vLLM. */
+		public Builder kvEventsBufferBatches(int batches) {
+			this.kvEventsBufferBatches = batches;
 			return this;
 		}
 

@@ -37,6 +37,10 @@ public final class SimulatorMain {
 		Runtime.getRuntime().addShutdownHook(new Thread(server::close, "sim-shutdown"));
 		System.out.println("model-server-sim: serving " + config.modelName() + " (" + config.engineFlavor().cliName()
 				+ " metrics, perf profile " + config.engine().perfProfile().name() + ", time scale "
-				+ config.timeScale() + ") on " + server.baseUrl());
+				+ config.timeScale() + ") on " + server.baseUrl()
+				+ (config.kvEventsEnabled() ? ", KV events on tcp://" + config.host() + ":" + server.kvEventsPort()
+						+ ((server.kvEventsReplayPort() != SimulatorConfig.OFF)
+								? " (replay on port " + server.kvEventsReplayPort() + ")" : "")
+						: ""));
 	}
 }

@@ -60,6 +60,24 @@ class SimulatorCommandLineTest {
 	}
 
 	@Test
+	void kvEventsAreOffUnlessAPortIsGiven() {
+		SimulatorConfig off = SimulatorCommandLine.parse(new String[] { "--model", "m" });
+		SimulatorConfig on = SimulatorCommandLine.parse(new String[] { "--model", "m", "--kv-events-port", "5557",
+				"--kv-events-replay-port", "5558", "--kv-events-topic", "kv@pod-1", "--kv-events-buffer", "100" });
+
+		assertThat(off.kvEventsEnabled()).isFalse();
+		assertThat(off.kvEventsBufferBatches()).isEqualTo(10_000);
+		assertThat(on.kvEventsEnabled()).isTrue();
+		assertThat(on.kvEventsPort()).isEqualTo(5557);
+		assertThat(on.kvEventsReplayPort()).isEqualTo(5558);
+		assertThat(on.kvEventsTopic()).isEqualTo("kv@pod-1");
+		assertThat(on.kvEventsBufferBatches()).isEqualTo(100);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--model", "m", "--kv-events-replay-port", "1" }))
+			.withMessage("kv-events-replay-port needs kv-events-port");
+	}
+
+	@Test
 	void badOptionsAreRefusedWithMessagesNamingTheOption() {
 		assertThatIllegalArgumentException().isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--port", "1" }))
 			.withMessage("--model is required");

@@ -76,9 +76,9 @@ import io.infergate.routing.scheduling.scorer.QueueScorer;
 @Fork(3)
 public class PrefixBenchmark {
 
-	private static final long NOW_MILLIS = 1_700_000_000_000L;
+	static final long NOW_MILLIS = 1_700_000_000_000L;
 
-	private static final int ENDPOINTS = 100;
+	static final int ENDPOINTS = 100;
 
 	private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -112,14 +112,7 @@ public class PrefixBenchmark {
 				List.of(new WeightedScorer(new QueueScorer(), 2), new WeightedScorer(new KvCacheScorer(), 2),
 						new WeightedScorer(new PrefixCacheScorer(index), 3)),
 				new MaxScorePicker());
-		pool = new ArrayList<>(ENDPOINTS);
-		for (int i = 0; i < ENDPOINTS; i++) {
-			Endpoint endpoint = new Endpoint("bench", URI.create("http://10.0.0." + (i + 1) + ":8000"));
-			endpoint.publish(new EndpointSnapshot(new EndpointMetrics(setup.nextInt(4), setup.nextInt(64),
-					0.05 + 0.7 * setup.nextDouble(), 16, 29_000, 0, Set.of(), Set.of()), NOW_MILLIS - 10));
-			pool.add(endpoint);
-		}
-		pool = List.copyOf(pool);
+		pool = pool(setup);
 
 		String system = text(setup, 4_096);
 		prompt = system + text(setup, promptChars - system.length());
@@ -162,8 +155,23 @@ public class PrefixBenchmark {
 				InferenceRequest.estimateTokens(prompt.length()), 256, false, null, 0);
 	}
 
+	/**
+	 * {@value #ENDPOINTS} endpoints with seeded figures: 0..3 waiting, KV 0.05..0.75, snapshots 10 ms old at
+	 * {@link #NOW_MILLIS}.
+	 */
+	static List<Endpoint> pool(SplittableRandom setup) {
+		List<Endpoint> pool = new ArrayList<>(ENDPOINTS);
+		for (int i = 0; i < ENDPOINTS; i++) {
+			Endpoint endpoint = new Endpoint("bench", URI.create("http://10.0.0." + (i + 1) + ":8000"));
+			endpoint.publish(new EndpointSnapshot(new EndpointMetrics(setup.nextInt(4), setup.nextInt(64),
+					0.05 + 0.7 * setup.nextDouble(), 16, 29_000, 0, Set.of(), Set.of()), NOW_MILLIS - 10));
+			pool.add(endpoint);
+		}
+		return List.copyOf(pool);
+	}
+
 	/** Seeded text: words of 2..9 lowercase letters separated by spaces, exactly {@code length} chars. */
-	private static String text(SplittableRandom random, int length) {
+	static String text(SplittableRandom random, int length) {
 		StringBuilder text = new StringBuilder(length);
 		while (text.length() < length) {
 			int word = 2 + random.nextInt(8);

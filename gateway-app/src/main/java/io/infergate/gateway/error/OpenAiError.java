@@ -40,6 +40,37 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 				"no_endpoint_available");
 	}
 
+	/** 401 for a request without a key, with a malformed {@code Authorization}, or with a key that is not valid. */
+	public static OpenAiError invalidApiKey(String message) {
+		return new OpenAiError(HttpStatus.UNAUTHORIZED, message, "invalid_request_error", null, "invalid_api_key");
+	}
+
+	/** 403 for a model the key may not call. */
+	public static OpenAiError modelNotAllowed(String keyId, String model) {
+		return new OpenAiError(HttpStatus.FORBIDDEN,
+				"The API key '" + keyId + "' is not allowed to call the model `" + model + "`.",
+				"invalid_request_error", "model", "model_not_allowed");
+	}
+
+	/** 429 in the words of OpenAI's rate-limit errors; {@code type} is {@code requests} or {@code tokens}. */
+	public static OpenAiError rateLimited(String message, String type) {
+		return new OpenAiError(HttpStatus.TOO_MANY_REQUESTS, message, type, null, "rate_limit_exceeded");
+	}
+
+	/** 431 for request headers above {@code server.max-http-request-header-size}. */
+	public static OpenAiError headersTooLarge(long limitBytes) {
+		return new OpenAiError(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+				"The request headers are larger than the gateway's limit of " + limitBytes + " bytes.",
+				"invalid_request_error", null, "request_headers_too_large");
+	}
+
+	/** 414 for a request line above the server's limit. */
+	public static OpenAiError uriTooLong(long limitBytes) {
+		return new OpenAiError(HttpStatus.URI_TOO_LONG,
+				"The request line is longer than the gateway's limit of " + limitBytes + " bytes.",
+				"invalid_request_error", null, "request_uri_too_long");
+	}
+
 	/** The JSON body. */
 	public String toJson() {
 		StringBuilder json = new StringBuilder(96 + message.length());

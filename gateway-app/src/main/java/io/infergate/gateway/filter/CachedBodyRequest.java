@@ -31,6 +31,11 @@ final class CachedBodyRequest extends ServerHttpRequestDecorator {
 		this.headers = HttpHeaders.readOnlyHttpHeaders(copy);
 	}
 
+	/** The body as it will be sent. */
+	byte[] body() {
+		return body;
+	}
+
 	@Override
 	public HttpHeaders getHeaders() {
 		return headers;

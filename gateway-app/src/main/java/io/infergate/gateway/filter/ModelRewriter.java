@@ -15,13 +15,15 @@ final class ModelRewriter {
 		if (model.equals(parsed.model())) {
 			return body;
 		}
-		byte[] quoted = quote(model);
-		int start = parsed.modelValueStart();
-		int end = parsed.modelValueEnd();
-		byte[] result = new byte[body.length - (end - start) + quoted.length];
+		return splice(body, parsed.modelValueStart(), parsed.modelValueEnd(), quote(model));
+	}
+
+	/** {@code body} with the bytes in {@code [start, end)} replaced by {@code replacement}. */
+	static byte[] splice(byte[] body, int start, int end, byte[] replacement) {
+		byte[] result = new byte[body.length - (end - start) + replacement.length];
 		System.arraycopy(body, 0, result, 0, start);
-		System.arraycopy(quoted, 0, result, start, quoted.length);
-		System.arraycopy(body, end, result, start + quoted.length, body.length - end);
+		System.arraycopy(replacement, 0, result, start, replacement.length);
+		System.arraycopy(body, end, result, start + replacement.length, body.length - end);
 		return result;
 	}
 

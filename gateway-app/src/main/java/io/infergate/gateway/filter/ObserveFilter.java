@@ -14,6 +14,9 @@ import io.infergate.gateway.observe.CompletedRequest;
 import io.infergate.gateway.observe.InferenceMeters;
 import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.gateway.observe.RelayedResponse;
+import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.admission.Caller;
+import io.infergate.routing.admission.TokenUsage;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InfergateAttributes;
@@ -100,14 +103,25 @@ public class ObserveFilter implements GlobalFilter, Ordered {
 			profile = (result != null) ? result.profile().name() : null;
 		}
 		long firstByte = relayed.firstByteNanos();
+		Caller caller = exchange.getAttribute(InfergateAttributes.CALLER);
 		Long queueWait = exchange.getAttribute(InfergateAttributes.QUEUE_WAIT_NANOS);
 		Integer fallbacks = exchange.getAttribute(InfergateAttributes.FALLBACKS);
-		return new CompletedRequest(exchange.getRequest().getId(), exchange.getAttribute(InfergateAttributes.API_KEY_ID),
-				exchange.getAttribute(InfergateAttributes.TENANT), (parsed != null) ? parsed.model() : null,
+		return new CompletedRequest(exchange.getRequest().getId(), (caller != null) ? caller.keyId() : null,
+				(caller != null) ? caller.tenant() : null, (parsed != null) ? parsed.model() : null,
 				(route != null) ? route.pool() : null, endpoint, profile, status, parsed != null && parsed.stream(),
 				completed, (firstByte != 0) ? firstByte - relayed.receivedNanos() : -1,
-				nowNanos - relayed.receivedNanos(), (firstByte != 0) ? relayed.usage() : null,
-				(queueWait != null) ? queueWait : -1, (fallbacks != null) ? fallbacks : -1);
+				nowNanos - relayed.receivedNanos(), reportedUsage(exchange), (queueWait != null) ? queueWait : -1,
+				(fallbacks != null) ? fallbacks : -1);
+	}
+
+	/** The usage the model server reported, read by the account-usage step; not the gateway's own count. */
+	private static TokenUsage reportedUsage(ServerWebExchange exchange) {
+		ResponseUsage usage = exchange.getAttribute(InfergateAttributes.RESPONSE_USAGE);
+		if (usage == null) {
+			return null;
+		}
+		TokenUsage tokens = usage.tokens(0, false);
+		return tokens.reported() ? tokens : null;
 	}
 
 	private static int status(ServerWebExchange exchange) {

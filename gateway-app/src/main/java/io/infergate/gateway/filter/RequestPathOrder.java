@@ -10,8 +10,15 @@ import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
  * <ol>
  * <li>{@link #OBSERVE}: note when the request arrived; when it ends, record its metrics, span attributes and
  * access-log line;</li>
+ * <li>{@link #AUTHENTICATE}: find the caller's API key (401 without a valid one) before any byte of the body is
+ * read;</li>
  * <li>{@link #READ_AND_PARSE}: read the body under the size limit, parse the fields the gateway needs;</li>
+ * <li>{@link #AUTHORIZE_MODEL}: 403 for a model the key may not call;</li>
  * <li>{@link #RESOLVE_MODEL}: resolve {@code model} to a pool and rewrite it for the pool's servers;</li>
+ * <li>{@link #ADMIT}: check and reserve the caller's rate limits (429 when one is reached), and settle them with
+ * the real usage when the response ends;</li>
+ * <li>{@link #ACCOUNT_USAGE}: read the tokens the response reports (asking a stream for its usage chunk, which the
+ * client then does not see, when the client did not ask for it);</li>
  * <li>{@link #DISPATCH}: open the request's dispatch, decorate the response, release the in-flight count when
  * the response ends;</li>
  * <li>{@link #UPSTREAM_RETRY} and {@link #POOL_ROUTE}: per attempt, point the request at its pool, where the load
@@ -25,12 +32,20 @@ public final class RequestPathOrder {
 	/** The last step outside the response writer. */
 	public static final int DISPATCH = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 10;
 
+	public static final int ACCOUNT_USAGE = DISPATCH - 5;
+
+	public static final int ADMIT = DISPATCH - 10;
+
 	public static final int RESOLVE_MODEL = DISPATCH - 20;
+
+	public static final int AUTHORIZE_MODEL = RESOLVE_MODEL - 5;
 
 	public static final int READ_AND_PARSE = RESOLVE_MODEL - 10;
 
+	public static final int AUTHENTICATE = READ_AND_PARSE - 10;
+
 	/** First, so that it sees the request from its arrival to the last byte of its response. */
-	public static final int OBSERVE = READ_AND_PARSE - 10;
+	public static final int OBSERVE = AUTHENTICATE - 10;
 
 	/** After the route has set its URL, so a retry can restore it. */
 	public static final int UPSTREAM_RETRY = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;

@@ -12,6 +12,7 @@ import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.gateway.model.ModelCatalog;
 import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.admission.Caller;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.request.InfergateAttributes;
@@ -52,7 +53,8 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 		if (route == null) {
 			return OpenAiErrorResponses.write(exchange, OpenAiError.unknownModel(parsed.model()));
 		}
-		InferenceRequest request = toInferenceRequest(exchange.getRequest(), parsed, route);
+		Caller caller = exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
+		InferenceRequest request = toInferenceRequest(exchange.getRequest(), parsed, route, caller);
 		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, route);
 		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST, request);
 		byte[] body = exchange.getAttribute(InfergateAttributes.REQUEST_BODY);
@@ -62,7 +64,8 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 		return chain.filter(exchange.mutate().request(cachedRequest).build());
 	}
 
-	private InferenceRequest toInferenceRequest(ServerHttpRequest httpRequest, ParsedRequest parsed, ModelRoute route) {
+	private InferenceRequest toInferenceRequest(ServerHttpRequest httpRequest, ParsedRequest parsed, ModelRoute route,
+			Caller caller) {
 		String session = httpRequest.getHeaders().getFirst(SESSION_HEADER);
 		if (session == null || session.isBlank()) {
 			session = parsed.user();
@@ -71,6 +74,6 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 				: InferenceRequest.estimateTokens(parsed.promptText().length());
 		int maxTokens = (parsed.maxTokens() != null) ? parsed.maxTokens() : assumedMaxTokens;
 		return new InferenceRequest(parsed.model(), route.pool(), route.targetModel(), route.adapter(),
-				parsed.promptText(), promptTokens, maxTokens, parsed.stream(), session, 0);
+				parsed.promptText(), promptTokens, maxTokens, parsed.stream(), session, caller.priority());
 	}
 }

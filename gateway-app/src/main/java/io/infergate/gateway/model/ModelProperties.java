@@ -9,6 +9,8 @@ import jakarta.validation.constraints.NotBlank;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
+import io.infergate.routing.admission.Limits;
+
 /**
  * Model names clients may use, {@code infergate.models.<name>}, each mapped to a pool, the model name its servers
  * know, and optionally a LoRA adapter.
@@ -40,6 +42,9 @@ public class ModelProperties {
 		/** A LoRA adapter served by the pool; requests are sent with the adapter as their model. */
 		private String adapter;
 
+		/** Limits shared by every caller of the model; 0 or unset = unlimited. */
+		private Limits limits;
+
 		public String getPool() {
 			return pool;
 		}
@@ -62,6 +67,14 @@ public class ModelProperties {
 
 		public void setAdapter(String adapter) {
 			this.adapter = adapter;
+		}
+
+		public Limits getLimits() {
+			return limits;
+		}
+
+		public void setLimits(Limits limits) {
+			this.limits = limits;
 		}
 	}
 }

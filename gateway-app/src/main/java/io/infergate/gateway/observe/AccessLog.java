@@ -7,6 +7,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import tools.jackson.core.io.JsonStringEncoder;
 
+import io.infergate.routing.admission.TokenUsage;
+
 /**
  * The access log: one JSON line per inference request on the logger {@value #LOGGER} (which the gateway's logging
  * configuration writes as the bare line), with the request id, key id, tenant, model, pool, endpoint, status,

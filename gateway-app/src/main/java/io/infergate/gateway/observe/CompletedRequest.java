@@ -1,5 +1,7 @@
 package io.infergate.gateway.observe;
 
+import io.infergate.routing.admission.TokenUsage;
+
 /**
  * One inference request as the gateway saw it once it ended: what metrics, the request's span and the access log
  * record. Never any prompt or completion text.
@@ -16,7 +18,7 @@ package io.infergate.gateway.observe;
  * @param completed whether the response ended normally (not cancelled, no error, no upstream failure mid-stream)
  * @param ttftNanos from arrival to the first body byte (first event of a stream), or -1 when none went out
  * @param durationNanos from arrival to the end of the response
- * @param usage the usage the response reported, or {@code null}
+ * @param usage the usage the model server reported, or {@code null} when it reported none
  * @param queueWaitNanos time in the admission queue, or -1 when the request did not queue
  * @param fallbacks fallback models tried after the first target, or -1 when fallbacks do not apply
  */

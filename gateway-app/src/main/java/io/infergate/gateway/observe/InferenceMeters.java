@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
+import io.infergate.routing.admission.TokenUsage;
+
 /**
  * The gateway-side latency and usage histograms, measured from the bytes the gateway relays and tagged
  * {@code pool}, {@code model} (as the client asked for it) and {@code endpoint} ({@code host:port}):
@@ -19,9 +21,8 @@ import io.micrometer.core.instrument.Timer;
  * <li>{@value #TIME_PER_OUTPUT_TOKEN}: for a stream, (end − first event) / (output tokens − 1), when the response
  * reports its usage and has more than one output token; a non-streaming response shows no token timing;</li>
  * <li>{@value #REQUEST_DURATION}: arrival to the last byte of the response;</li>
- * <li>{@value #TOKEN_USAGE}: input and output tokens of the response's {@code usage} ({@code gen_ai.token.type}
- * {@code input} / {@code output}); a stream reports usage only when the client asked for
- * {@code stream_options.include_usage}.</li>
+ * <li>{@value #TOKEN_USAGE}: input and output tokens of the {@code usage} the model server reported
+ * ({@code gen_ai.token.type} {@code input} / {@code output}); the gateway asks every stream for its usage chunk.</li>
  * </ul>
  * Only served responses are recorded ({@link CompletedRequest#isServed()}). The buckets are OpenTelemetry's
  * recommended ones for these GenAI metrics, extended to minutes for long generations. Meters are looked up without

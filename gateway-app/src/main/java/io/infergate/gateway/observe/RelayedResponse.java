@@ -4,9 +4,9 @@ import org.springframework.core.io.buffer.DataBuffer;
 
 /**
  * What the gateway saw of one inference response as it relayed it: when the request arrived, when the first byte
- * of the response body went out (the first event of a stream), whether the upstream failed mid-stream, and the
- * body's last bytes for its {@code usage}. Filled by the response as it is written, one buffer at a time, and read
- * once the exchange has ended.
+ * of the response body went out (the first event of a stream), and whether the upstream failed mid-stream. Filled
+ * by the response as it is written, and read once the exchange has ended. The tokens come from the usage reading
+ * of the account-usage step ({@code InfergateAttributes.RESPONSE_USAGE}).
  */
 public final class RelayedResponse {
 
@@ -18,8 +18,6 @@ public final class RelayedResponse {
 
 	private boolean finished;
 
-	private final UsageTail tail = new UsageTail();
-
 	public RelayedResponse(long receivedNanos) {
 		this.receivedNanos = receivedNanos;
 	}
@@ -29,7 +27,6 @@ public final class RelayedResponse {
 		if (firstByteNanos == 0 && buffer.readableByteCount() > 0) {
 			firstByteNanos = System.nanoTime();
 		}
-		tail.append(buffer);
 	}
 
 	/** The upstream failed after the body started; the client got a final error event instead of the rest. */
@@ -57,10 +54,5 @@ public final class RelayedResponse {
 
 	public boolean failedMidStream() {
 		return failedMidStream;
-	}
-
-	/** The usage the body ended with, or {@code null}; reads the tail, so call it once the body has ended. */
-	public TokenUsage usage() {
-		return tail.usage();
 	}
 }

@@ -9,7 +9,6 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
@@ -17,6 +16,8 @@ import io.infergate.gateway.observe.CompletedRequest;
 import io.infergate.gateway.observe.InferenceMeters;
 import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.gateway.observe.RelayedResponse;
+import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.admission.Caller;
 import io.infergate.routing.request.InfergateAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,20 +48,39 @@ class ObserveFilterTests {
 	}
 
 	@Test
-	void aCompletedRequestCarriesItsTtftDurationAndUsage() {
+	void aCompletedRequestCarriesItsTtftDurationCallerAndReportedUsage() {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
 		RelayedResponse relayed = new RelayedResponse(1_000);
-		relayed.onBody(DefaultDataBufferFactory.sharedInstance.wrap(
+		relayed.onBody(DefaultDataBufferFactory.sharedInstance.wrap("{".getBytes(StandardCharsets.UTF_8)));
+		ResponseUsage usage = new ResponseUsage(false);
+		usage.readJson(DefaultDataBufferFactory.sharedInstance.wrap(
 				"{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}".getBytes(StandardCharsets.UTF_8)));
-		exchange.getResponse().setStatusCode(HttpStatus.OK);
+		exchange.getAttributes().put(InfergateAttributes.RESPONSE_USAGE, usage);
+		exchange.getAttributes().put(InfergateAttributes.CALLER, new Caller("team-a", "tenant-a", 0, 1.0));
 
-		CompletedRequest request = ObserveFilter.completedRequest(exchange, relayed, 200, true, relayed.firstByteNanos() + 500);
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, relayed, 200, true,
+				relayed.firstByteNanos() + 500);
 
 		assertThat(request.ttftNanos()).isEqualTo(relayed.firstByteNanos() - 1_000);
 		assertThat(request.durationNanos()).isEqualTo(request.ttftNanos() + 500);
+		assertThat(request.usage().inputTokens()).isEqualTo(3);
 		assertThat(request.usage().outputTokens()).isEqualTo(2);
+		assertThat(request.apiKeyId()).isEqualTo("team-a");
+		assertThat(request.tenant()).isEqualTo("tenant-a");
 		assertThat(request.pool()).as("never routed").isNull();
 		assertThat(request.isServed()).as("no endpoint served it").isFalse();
+	}
+
+	@Test
+	void usageTheServerDidNotReportIsLeftOut() {
+		MockServerWebExchange exchange = FilterExchanges.chat("{}");
+		ResponseUsage usage = new ResponseUsage(false);
+		usage.readJson(DefaultDataBufferFactory.sharedInstance.wrap("{\"choices\":[]}".getBytes(StandardCharsets.UTF_8)));
+		exchange.getAttributes().put(InfergateAttributes.RESPONSE_USAGE, usage);
+
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, new RelayedResponse(0), 200, true, 10);
+
+		assertThat(request.usage()).isNull();
 	}
 
 	@Test
@@ -79,15 +99,12 @@ class ObserveFilterTests {
 	void queueWaitAndFallbacksComeFromTheirAttributesWhenSet() {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
 		exchange.getAttributes().putAll(Map.of(InfergateAttributes.QUEUE_WAIT_NANOS, 7_000_000L,
-				InfergateAttributes.FALLBACKS, 1, InfergateAttributes.API_KEY_ID, "team-a",
-				InfergateAttributes.TENANT, "tenant-a"));
+				InfergateAttributes.FALLBACKS, 1));
 
 		CompletedRequest request = ObserveFilter.completedRequest(exchange, new RelayedResponse(0), 200, true, 10);
 
 		assertThat(request.queueWaitNanos()).isEqualTo(7_000_000L);
 		assertThat(request.fallbacks()).isEqualTo(1);
-		assertThat(request.apiKeyId()).isEqualTo("team-a");
-		assertThat(request.tenant()).isEqualTo("tenant-a");
 		assertThat(request.ttftNanos()).as("nothing relayed").isEqualTo(-1);
 	}
 }

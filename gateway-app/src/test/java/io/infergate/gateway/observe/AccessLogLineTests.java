@@ -4,6 +4,8 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
+import io.infergate.routing.admission.TokenUsage;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class AccessLogLineTests {
@@ -11,7 +13,7 @@ class AccessLogLineTests {
 	@Test
 	void oneJsonObjectWithEveryFieldAndNullForWhatIsUnknown() {
 		CompletedRequest request = new CompletedRequest("a1-7", null, null, "gpt \"mini\"", "llama", "10.0.0.5:8000",
-				"default", 200, true, true, 12_345_678, 250_000_000, new TokenUsage(40, 8), -1, -1);
+				"default", 200, true, true, 12_345_678, 250_000_000, new TokenUsage(40, 8, true), -1, -1);
 
 		String line = AccessLog.line(request, Instant.parse("2026-01-02T03:04:05Z"));
 

@@ -6,6 +6,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongToDoubleFunction;
 
+import io.infergate.kvevents.AllBlocksCleared;
+import io.infergate.kvevents.BlockRemoved;
+import io.infergate.kvevents.BlockStored;
+import io.infergate.kvevents.KvCacheEvent;
+import io.infergate.kvevents.KvEventBatch;
+
 /**
  * The clock-free heart of a simulated vLLM V1 engine: a continuous-batching scheduler over a prefix-caching KV
  * cache and LoRA slots. A driver supplies time: it calls {@link #beginStep(long)} to plan a step, waits the
@@ -25,6 +31,11 @@ import java.util.function.LongToDoubleFunction;
  * Step time is {@link PerfProfile#stepMicros(int, int)} of the uncached prefill tokens and decoding sequences in
  * the step. Each request whose computed tokens catch up with its tokens at the end of the step gets one output
  * token. Work per step is proportional to the running batch, not to all requests ever seen.
+ *
+ * <p>With a {@link KvEventSink}, every step that changed the prefix cache ends with one batch of vLLM's KV-cache
+ * events, in the order the changes happened: a {@code BlockRemoved} per cached block that allocation evicted, and a
+ * {@code BlockStored} per run of consecutive prompt blocks that entered the cache (blocks whose hash another request
+ * had already cached are not stored again, so every stored hash is removed at most once).
  */
 final class EngineCore {
 
@@ -51,6 +62,13 @@ final class EngineCore {
 
 	private int[] hitBlocks = new int[64];
 
+	private final KvEventSink kvEventSink;
+
+	private final LongToDoubleFunction epochSecondsAtMicros;
+
+	/** The events of the step in flight, null when no sink listens. */
+	private final List<KvCacheEvent> kvEvents;
+
 	private long nextRequestId;
 
 	private boolean stepInFlight;
@@ -68,11 +86,29 @@ final class EngineCore {
 	private long finishedRequests;
 
 	EngineCore(EngineConfig config, EngineEventListener listener) {
+		this(config, listener, KvEventSink.NONE, (micros) -> 0);
+	}
+
+	/**
+	 * @param epochSecondsAtMicros the epoch seconds an engine time stands for, for the batches' timestamps
+	 */
+	EngineCore(EngineConfig config, EngineEventListener listener, KvEventSink kvEventSink,
+			LongToDoubleFunction epochSecondsAtMicros) {
 		this.config = config;
 		this.listener = listener;
 		this.blockSize = config.blockSize();
 		this.kvBlocks = new KvBlockPool(config.numKvBlocks());
 		this.loraSlots = new LoraSlots(config.maxLoras(), config.loraLoadDelayMillis() * 1000);
+		this.kvEventSink = kvEventSink;
+		this.epochSecondsAtMicros = epochSecondsAtMicros;
+		if (kvEventSink != KvEventSink.NONE) {
+			this.kvEvents = new ArrayList<>();
+			this.kvBlocks.evictionListener((hash) -> this.kvEvents
+				.add(new BlockRemoved(new long[] { hash }, BlockStored.MEDIUM_GPU, null)));
+		}
+		else {
+			this.kvEvents = null;
+		}
 	}
 
 	EngineConfig config() {
@@ -206,6 +242,7 @@ final class EngineCore {
 			}
 		}
 		if (scheduled == 0) {
+			publishKvEvents(nowMicros);
 			return -1;
 		}
 		this.stepInFlight = true;
@@ -256,6 +293,32 @@ final class EngineCore {
 		if (anyLeft) {
 			this.running.removeIf(EngineCore::isNotRunning);
 		}
+		publishKvEvents(endMicros);
+	}
+
+	private void publishKvEvents(long nowMicros) {
+		if (this.kvEvents != null && !this.kvEvents.isEmpty()) {
+			this.kvEventSink.publish(new KvEventBatch(this.epochSecondsAtMicros.applyAsDouble(nowMicros),
+					this.kvEvents, 0));
+			this.kvEvents.clear();
+		}
+	}
+
+	/**
+	 * Drops every cached block, as vLLM's {@code reset_prefix_cache}, and publishes {@code AllBlocksCleared}.
+	 * @return false, changing nothing, while a running request holds blocks
+	 */
+	boolean resetPrefixCache(long nowMicros) {
+		if (!this.kvBlocks.clearCache()) {
+			return false;
+		}
+		if (this.kvEvents != null) {
+			this.kvEvents.add(AllBlocksCleared.INSTANCE);
+			if (!this.stepInFlight) {
+				publishKvEvents(nowMicros);
+			}
+		}
+		return true;
 	}
 
 	private static boolean isNotRunning(EngineRequest request) {
@@ -392,10 +455,34 @@ final class EngineCore {
 
 	private void registerFullPromptBlocks(EngineRequest request) {
 		int fullBlocks = Math.min(request.numComputedTokens / this.blockSize, request.promptBlockHashes.length);
+		int storedFrom = -1;
 		for (int i = request.numHashedBlocks; i < fullBlocks; i++) {
-			this.kvBlocks.cache(request.blockIds[i], request.promptBlockHashes[i]);
+			boolean stored = this.kvBlocks.cache(request.blockIds[i], request.promptBlockHashes[i]);
+			if (this.kvEvents != null) {
+				if (stored && storedFrom < 0) {
+					storedFrom = i;
+				}
+				else if (!stored && storedFrom >= 0) {
+					addBlockStored(request, storedFrom, i);
+					storedFrom = -1;
+				}
+			}
+		}
+		if (storedFrom >= 0) {
+			addBlockStored(request, storedFrom, fullBlocks);
 		}
 		request.numHashedBlocks = Math.max(request.numHashedBlocks, fullBlocks);
+	}
+
+	/** A {@code BlockStored} for prompt blocks {@code [from, to)} of the request. */
+	private void addBlockStored(EngineRequest request, int from, int to) {
+		long[] hashes = Arrays.copyOfRange(request.promptBlockHashes, from, to);
+		Long parent = (from > 0) ? request.promptBlockHashes[from - 1] : null;
+		int[] tokens = Arrays.copyOfRange(request.promptTokens(), from * this.blockSize, to * this.blockSize);
+		String adapter = request.adapter();
+		Integer loraId = (adapter != null) ? this.config.loraModules().indexOf(adapter) + 1 : null;
+		this.kvEvents.add(new BlockStored(hashes, parent, tokens, this.blockSize, loraId, BlockStored.MEDIUM_GPU,
+				adapter, null));
 	}
 
 	private int blocksFor(int tokens) {

@@ -1,7 +1,9 @@
 package io.infergate.sim.engine;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * The KV cache as vLLM V1 manages it with prefix caching: {@code numBlocks} blocks of {@code blockSize} tokens, a
@@ -13,7 +15,8 @@ import java.util.Map;
  * <li>A hit on a free cached block takes it off the queue.</li>
  * <li>Eviction is lazy: only when allocation pops a cached block from the head of the queue is its hash dropped.</li>
  * </ul>
- * Usage is {@code (numBlocks - free) / numBlocks}. All operations are O(1) apart from hash lookups.
+ * Usage is {@code (numBlocks - free) / numBlocks}. All operations are O(1) apart from hash lookups. An optional
+ * listener hears of every evicted hash (for KV-cache events).
  */
 final class KvBlockPool {
 
@@ -39,6 +42,8 @@ final class KvBlockPool {
 
 	private int numFreeBlocks;
 
+	private LongConsumer evictionListener;
+
 	KvBlockPool(int numBlocks) {
 		this.numBlocks = numBlocks;
 		this.refCounts = new int[numBlocks];
@@ -53,6 +58,11 @@ final class KvBlockPool {
 
 	int numBlocks() {
 		return this.numBlocks;
+	}
+
+	/** Told the hash of every cached block that allocation evicts; null for none. */
+	void evictionListener(LongConsumer listener) {
+		this.evictionListener = listener;
 	}
 
 	int numFreeBlocks() {
@@ -91,17 +101,38 @@ final class KvBlockPool {
 		if (this.hashed[block]) {
 			this.cachedBlockByHash.remove(this.hashes[block], block);
 			this.hashed[block] = false;
+			if (this.evictionListener != null) {
+				this.evictionListener.accept(this.hashes[block]);
+			}
 		}
 		this.refCounts[block] = 1;
 		return block;
 	}
 
-	/** Registers a now-full block under its hash; a hash already cached keeps its first block, as in vLLM. */
-	void cache(int block, long hash) {
+	/**
+	 * Registers a now-full block under its hash; a hash already cached keeps its first block, as in vLLM.
+	 * @return whether the hash entered the cache
+	 */
+	boolean cache(int block, long hash) {
 		if (!this.hashed[block] && this.cachedBlockByHash.putIfAbsent(hash, block) == null) {
 			this.hashes[block] = hash;
 			this.hashed[block] = true;
+			return true;
 		}
+		return false;
+	}
+
+	/**
+	 * Forgets every cached hash, as vLLM's prefix-cache reset does; only when no block is in use.
+	 * @return false, changing nothing, while a block is in use
+	 */
+	boolean clearCache() {
+		if (numUsedBlocks() > 0) {
+			return false;
+		}
+		this.cachedBlockByHash.clear();
+		Arrays.fill(this.hashed, false);
+		return true;
 	}
 
 	/** Drops a reference; a block nobody holds goes to the tail of the free queue, still cached. */

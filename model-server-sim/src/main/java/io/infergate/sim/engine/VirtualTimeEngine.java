@@ -34,7 +34,17 @@ public final class VirtualTimeEngine {
 	 * @param epochStartSeconds epoch seconds that virtual time 0 stands for, used for the timestamps in metrics
 	 */
 	public VirtualTimeEngine(EngineConfig config, EngineEventListener listener, double epochStartSeconds) {
-		this.core = new EngineCore(config, listener);
+		this(config, listener, epochStartSeconds, KvEventSink.NONE);
+	}
+
+	/**
+	 * @param kvEventSink receives the engine's KV-cache events in-process, one batch per step that changed the prefix
+	 * cache, at the step's end (the objects a publisher would encode); batch timestamps are epoch seconds from
+	 * {@code epochStartSeconds}
+	 */
+	public VirtualTimeEngine(EngineConfig config, EngineEventListener listener, double epochStartSeconds,
+			KvEventSink kvEventSink) {
+		this.core = new EngineCore(config, listener, kvEventSink, (micros) -> epochStartSeconds + micros / 1e6);
 		this.epochStartSeconds = epochStartSeconds;
 	}
 
@@ -144,6 +154,14 @@ public final class VirtualTimeEngine {
 	/** The same for a prompt text, tokenized with {@link Tokenizer}. */
 	public int cachedPrefixTokens(String prompt, String adapter) {
 		return this.core.cachedPrefixTokens(Tokenizer.encode(prompt), adapter);
+	}
+
+	/**
+	 * Drops every cached prefix block, as vLLM's {@code /reset_prefix_cache}, publishing {@code AllBlocksCleared}.
+	 * @return false, changing nothing, while a running request holds KV blocks
+	 */
+	public boolean resetPrefixCache() {
+		return this.core.resetPrefixCache(this.nowMicros);
 	}
 
 	/** Adapters loaded or loading, in load order. */

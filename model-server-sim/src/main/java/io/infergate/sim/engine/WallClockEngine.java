@@ -32,10 +32,20 @@ public final class WallClockEngine implements AutoCloseable {
 	private volatile boolean closed;
 
 	public WallClockEngine(EngineConfig config, double timeScale, EngineEventListener listener, String threadName) {
+		this(config, timeScale, listener, threadName, KvEventSink.NONE);
+	}
+
+	/**
+	 * @param kvEventSink receives the engine's KV-cache events on the engine thread, one batch per step that changed
+	 * the prefix cache; batch timestamps are epoch seconds of engine time
+	 */
+	public WallClockEngine(EngineConfig config, double timeScale, EngineEventListener listener, String threadName,
+			KvEventSink kvEventSink) {
 		if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
 			throw new IllegalArgumentException("time-scale must be a positive number, was " + timeScale);
 		}
-		this.core = new EngineCore(config, listener);
+		this.core = new EngineCore(config, listener, kvEventSink,
+				(micros) -> this.epochStartSeconds + micros / 1e6 / timeScale);
 		this.timeScale = timeScale;
 		this.threadName = threadName;
 		this.startNanos = System.nanoTime();
@@ -101,6 +111,13 @@ public final class WallClockEngine implements AutoCloseable {
 	public int cachedPrefixTokens(int[] promptTokens, String adapter) {
 		synchronized (this.lock) {
 			return this.core.cachedPrefixTokens(promptTokens, adapter);
+		}
+	}
+
+	/** See {@link VirtualTimeEngine#resetPrefixCache()}. */
+	public boolean resetPrefixCache() {
+		synchronized (this.lock) {
+			return this.core.resetPrefixCache(nowMicros());
 		}
 	}
 

@@ -58,8 +58,11 @@ public final class GenerationHandler implements HttpHandler {
 	}
 
 	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, boolean stream,
-			boolean includeUsage) {
+			boolean includeUsage, String requestId) {
 	}
+
+	/** As vLLM does, a client's request id becomes the response's id: {@code chatcmpl-<id>}. */
+	static final String REQUEST_ID_HEADER = "X-Request-Id";
 
 	/**
 	 * Initializes the JSON parser on the calling thread. Building it takes about half a second in a cold JVM, which
@@ -91,7 +94,7 @@ public final class GenerationHandler implements HttpHandler {
 		EngineRequest request;
 		GenerationProgress progress;
 		try {
-			generation = parse(body);
+			generation = parse(body, exchange.getRequestHeaders().getFirst(REQUEST_ID_HEADER));
 			delay(this.faults.generationDelayMillis());
 			progress = new GenerationProgress(generation.stream());
 			request = new EngineRequest(generation.promptTokens(), generation.adapter(), generation.maxTokens(),
@@ -147,7 +150,7 @@ public final class GenerationHandler implements HttpHandler {
 		exchange.getResponseHeaders().set("Cache-Control", "no-cache");
 		exchange.sendResponseHeaders(200, 0);
 		OutputStream out = exchange.getResponseBody();
-		ChunkPrefix chunk = new ChunkPrefix(this.chat, generation.model());
+		ChunkPrefix chunk = new ChunkPrefix(this.chat, generation.model(), generation.requestId());
 		int abortAfterChunks = this.faults.abortStreamsAfterChunks();
 		int sent = 0;
 		while (sent < generation.maxTokens()) {
@@ -186,9 +189,9 @@ public final class GenerationHandler implements HttpHandler {
 
 		private final String prefix;
 
-		ChunkPrefix(boolean chat, String model) {
+		ChunkPrefix(boolean chat, String model, String requestId) {
 			this.chat = chat;
-			this.prefix = "{\"id\":\"" + newId(chat) + "\",\"object\":\""
+			this.prefix = "{\"id\":\"" + newId(chat, requestId) + "\",\"object\":\""
 					+ (chat ? "chat.completion.chunk" : "text_completion") + "\",\"created\":" + epochSeconds()
 					+ ",\"model\":" + JsonText.quote(model) + ",\"choices\":";
 		}
@@ -218,7 +221,7 @@ public final class GenerationHandler implements HttpHandler {
 				? "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" + text
 						+ "},\"logprobs\":null,\"finish_reason\":\"length\"}"
 				: "{\"index\":0,\"text\":" + text + ",\"logprobs\":null,\"finish_reason\":\"length\"}";
-		return "{\"id\":\"" + newId(this.chat) + "\",\"object\":\"" + (this.chat ? "chat.completion" : "text_completion")
+		return "{\"id\":\"" + newId(this.chat, generation.requestId()) + "\",\"object\":\"" + (this.chat ? "chat.completion" : "text_completion")
 				+ "\",\"created\":" + epochSeconds() + ",\"model\":" + JsonText.quote(generation.model()) + ",\"choices\":["
 				+ choice + "],\"usage\":" + usage(request) + "}";
 	}
@@ -231,15 +234,17 @@ public final class GenerationHandler implements HttpHandler {
 				+ Math.max(0, request.cachedPromptTokens()) + "}}";
 	}
 
-	private static String newId(boolean chat) {
-		return (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+	private static String newId(boolean chat, String requestId) {
+		String id = (requestId != null && requestId.matches("[A-Za-z0-9._-]{1,128}")) ? requestId
+				: Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+		return (chat ? "chatcmpl-" : "cmpl-") + id;
 	}
 
 	private static long epochSeconds() {
 		return System.currentTimeMillis() / 1000;
 	}
 
-	private Generation parse(byte[] body) throws OpenAiError {
+	private Generation parse(byte[] body, String requestId) throws OpenAiError {
 		JsonNode root = Json.readObject(body);
 		String model = this.baseModel;
 		JsonNode modelNode = root.get("model");
@@ -268,7 +273,7 @@ public final class GenerationHandler implements HttpHandler {
 		if (reason != null) {
 			throw OpenAiError.badRequest(reason, this.chat ? "messages" : "prompt");
 		}
-		return new Generation(model, adapter, promptTokens, maxTokens, stream, includeUsage);
+		return new Generation(model, adapter, promptTokens, maxTokens, stream, includeUsage, requestId);
 	}
 
 	private static List<ChatTemplate.Message> messages(JsonNode root) throws OpenAiError {

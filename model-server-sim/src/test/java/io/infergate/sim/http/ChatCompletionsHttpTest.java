@@ -63,6 +63,22 @@ class ChatCompletionsHttpTest {
 	}
 
 	@Test
+	void aClientsRequestIdBecomesTheResponseIdAsInVllm() {
+		HttpResponse<String> response = http.send(http.request("/v1/chat/completions")
+			.header(GenerationHandler.REQUEST_ID_HEADER, "req-42")
+			.POST(java.net.http.HttpRequest.BodyPublishers.ofString(SimHttpClient.chatBody("test-model", "hi", 2, false)))
+			.build());
+		HttpResponse<String> unsafe = http.send(http.request("/v1/chat/completions")
+			.header(GenerationHandler.REQUEST_ID_HEADER, "a\"b")
+			.POST(java.net.http.HttpRequest.BodyPublishers.ofString(SimHttpClient.chatBody("test-model", "hi", 2, false)))
+			.build());
+
+		assertThat(SimHttpClient.json(response.body()).get("id").stringValue()).isEqualTo("chatcmpl-req-42");
+		assertThat(SimHttpClient.json(unsafe.body()).get("id").stringValue()).startsWith("chatcmpl-")
+			.doesNotContain("\"");
+	}
+
+	@Test
 	void maxCompletionTokensTakesPrecedenceOverMaxTokensAndSixteenIsTheDefault() {
 		JsonNode limited = SimHttpClient.json(http.post("/v1/chat/completions",
 				"{\"model\":\"test-model\",\"max_tokens\":9,\"max_completion_tokens\":3,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")

@@ -62,6 +62,10 @@ final class SimHttpClient {
 			.header("Content-Type", "application/json");
 	}
 
+	HttpResponse<String> send(HttpRequest request) {
+		return send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
 	HttpClient client() {
 		return this.client;
 	}

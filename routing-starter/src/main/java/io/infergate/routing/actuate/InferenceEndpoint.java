@@ -5,10 +5,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
+import io.infergate.routing.admission.Bucket;
+import io.infergate.routing.admission.LimitState;
+import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.admission.TenantMeters;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.pool.EndpointPool;
@@ -23,7 +30,7 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * {@code /actuator/inference}: every pool with its endpoints' latest metrics (their age, and whether they are
  * stale under the saturation detector's threshold) and the gateway's in-flight counts, then the most recent
  * scheduling decisions, newest first (each candidate's raw scores, the {@code prefix-cache} score being its prefix
- * match), then the prefix index's figures.
+ * match), then the prefix index's figures, then each tenant's usage against its limits.
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
@@ -40,14 +47,18 @@ public class InferenceEndpoint {
 
 	private final PrefixIndex prefixIndex;
 
+	private final RateLimiter rateLimiter;
+
+	/** @param rateLimiter admission by rate limits, whose tenants are reported; {@code null} for none */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
-			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex) {
+			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, RateLimiter rateLimiter) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
 		this.saturation = saturation;
 		this.clock = clock;
 		this.prefixIndex = prefixIndex;
+		this.rateLimiter = rateLimiter;
 	}
 
 	@ReadOperation
@@ -68,7 +79,48 @@ public class InferenceEndpoint {
 		for (DecisionRecord record : decisions.recent()) {
 			recent.add(decision(record));
 		}
-		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null);
+		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null, tenants());
+	}
+
+	private List<InferenceReport.Tenant> tenants() {
+		if (rateLimiter == null) {
+			return List.of();
+		}
+		Map<String, TenantMeters.Totals> totals = rateLimiter.meters().totals();
+		java.util.TreeSet<String> names = new java.util.TreeSet<>(rateLimiter.policy().tenants());
+		names.addAll(totals.keySet());
+		List<InferenceReport.Tenant> tenants = new ArrayList<>();
+		for (String name : names) {
+			TenantMeters.Totals counts = totals.get(name);
+			tenants.add(new InferenceReport.Tenant(name, (counts != null) ? counts.admitted() : 0,
+					(counts != null) ? counts.rateLimited() : 0, (counts != null) ? counts.inputTokens() : 0,
+					(counts != null) ? counts.outputTokens() : 0, limits(rateLimiter.policy().tenantBuckets(name))));
+		}
+		return tenants;
+	}
+
+	private List<InferenceReport.LimitUsage> limits(List<Bucket> buckets) {
+		if (buckets.isEmpty()) {
+			return List.of();
+		}
+		List<LimitState> states;
+		try {
+			states = rateLimiter.store().read(buckets).toCompletableFuture().get(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return List.of();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			return List.of();
+		}
+		List<InferenceReport.LimitUsage> limits = new ArrayList<>(states.size());
+		for (LimitState state : states) {
+			limits.add(new InferenceReport.LimitUsage(state.bucket().scope().label(), state.bucket().subject(),
+					state.kind().configName(), state.limit(), state.used(), state.remaining(),
+					(state.resetMicros() + 999) / 1000));
+		}
+		return limits;
 	}
 
 	private InferenceReport.Metrics metrics(io.infergate.routing.endpoint.Endpoint endpoint, long now) {

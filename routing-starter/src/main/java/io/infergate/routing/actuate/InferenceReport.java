@@ -8,9 +8,12 @@ import io.infergate.routing.prefix.PrefixIndexStats;
 /**
  * The body of {@code GET /actuator/inference}. Field names are part of the contract that tests, the dashboard and
  * operators' scripts read. {@code prefixIndex} (the approximate prefix index's size, blocks per endpoint, memory and
- * the hit ratio of its own predictions) is {@code null} when no profile uses the index.
+ * the hit ratio of its own predictions) is {@code null} when no profile uses the index. {@code tenants} lists each
+ * tenant's requests and tokens since startup and its current usage against each limit that applies to it (its own,
+ * and those of its keys and key × model pairs); it is empty while neither keys nor limits are configured.
  */
-public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex) {
+public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex,
+		List<Tenant> tenants) {
 
 	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints) {
 	}
@@ -36,5 +39,23 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 	}
 
 	public record EndpointScores(Map<String, Double> scorers, double total) {
+	}
+
+	/**
+	 * One tenant: requests admitted and refused with 429 since startup, the input and output tokens they used, and
+	 * its limits now.
+	 */
+	public record Tenant(String name, long requests, long rateLimited, long inputTokens, long outputTokens,
+			List<LimitUsage> limits) {
+	}
+
+	/**
+	 * One limit now: {@code scope} is {@code tenant}, {@code key} or {@code key-model}, {@code subject} the tenant,
+	 * key id or {@code key/model}, {@code limit} one of {@code rpm}, {@code tpm}, {@code max-parallel};
+	 * {@code used} and {@code remaining} add up to {@code value}; {@code resetMillis} is the time until it is full
+	 * again.
+	 */
+	public record LimitUsage(String scope, String subject, String limit, long value, long used, long remaining,
+			long resetMillis) {
 	}
 }

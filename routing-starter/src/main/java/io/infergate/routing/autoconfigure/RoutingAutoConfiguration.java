@@ -15,18 +15,24 @@ import org.springframework.cloud.client.discovery.ReactiveDiscoveryClient;
 import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceEndpoint;
+import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.actuate.InferencePoolsHealthIndicator;
 import io.infergate.routing.actuate.ReadinessProperties;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
+import io.infergate.routing.kvevents.KvEventSubscriber;
+import io.infergate.routing.kvevents.KvEventSubscriptions;
 import io.infergate.routing.loadbalancer.InfergateLoadBalancerClientConfiguration;
 import io.infergate.routing.metrics.EndpointScraping;
 import io.infergate.routing.metrics.MetricsScrapers;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.prefix.EngineBlockIndex;
+import io.infergate.routing.prefix.EngineBlockIndexConfiguration;
 import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.Scheduler;
@@ -36,10 +42,12 @@ import io.infergate.routing.scheduling.decision.DecisionRecorder;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 
 /**
- * Pools, their endpoints, the router, and Infergate's load balancer for every pool.
+ * Pools, their endpoints, the router, and Infergate's load balancer for every pool; the KV-cache event subscriptions
+ * of pools that enable them, feeding the {@link EngineBlockIndex}.
  */
 @AutoConfiguration(after = SchedulingAutoConfiguration.class)
 @EnableConfigurationProperties({ PoolProperties.class, ReadinessProperties.class })
+@Import(EngineBlockIndexConfiguration.class)
 @LoadBalancerClients(defaultConfiguration = InfergateLoadBalancerClientConfiguration.class)
 public class RoutingAutoConfiguration {
 
@@ -56,6 +64,11 @@ public class RoutingAutoConfiguration {
 	@Bean
 	EndpointScraping endpointScraping(EndpointRegistry registry, MetricsScrapers scrapers) {
 		return new EndpointScraping(registry, scrapers);
+	}
+
+	@Bean(destroyMethod = "close")
+	KvEventSubscriptions kvEventSubscriptions(EndpointRegistry registry, EngineBlockIndex engineBlocks) {
+		return new KvEventSubscriptions(registry, new KvEventSubscriber(engineBlocks));
 	}
 
 	@Bean
@@ -78,8 +91,9 @@ public class RoutingAutoConfiguration {
 	@ConditionalOnAvailableEndpoint
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
-			ObjectProvider<PrefixIndex> prefixIndex) {
-		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable());
+			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<RateLimiter> rateLimiter) {
+		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
+				rateLimiter.getIfAvailable());
 	}
 
 	@Bean

@@ -39,6 +39,7 @@ public final class OpenAiRequestParser {
 		Integer maxTokens = null;
 		Integer maxCompletionTokens = null;
 		String user = null;
+		StreamOptions streamOptions = StreamOptions.ABSENT;
 		Prompt prompt = null;
 		JsonToken token;
 		while ((token = parser.nextToken()) == JsonToken.PROPERTY_NAME) {
@@ -60,6 +61,7 @@ public final class OpenAiRequestParser {
 				case "max_tokens" -> maxTokens = readPositiveInt(parser, value, name);
 				case "max_completion_tokens" -> maxCompletionTokens = readPositiveInt(parser, value, name);
 				case "user" -> user = readOptionalString(parser, value, name);
+				case "stream_options" -> streamOptions = readStreamOptions(parser, value);
 				default -> {
 					if (name.equals(api.promptField())) {
 						prompt = (api == InferenceApi.CHAT_COMPLETIONS) ? readMessages(parser, value) : readPrompt(parser, value);
@@ -84,7 +86,7 @@ public final class OpenAiRequestParser {
 		}
 		Integer limit = (maxCompletionTokens != null) ? maxCompletionTokens : maxTokens;
 		return new ParsedRequest(model, modelStart, modelEnd, stream, limit, prompt.text.toString(), prompt.tokenIds,
-				user);
+				user, streamOptions);
 	}
 
 	private static Prompt readMessages(JsonParser parser, JsonToken value) throws InvalidRequestException {
@@ -208,6 +210,27 @@ public final class OpenAiRequestParser {
 			throw InvalidRequestException.field("prompt",
 					"'prompt' must hold strings, token ids, or arrays of token ids.");
 		}
+	}
+
+	private static StreamOptions readStreamOptions(JsonParser parser, JsonToken value) throws InvalidRequestException {
+		if (value == JsonToken.VALUE_NULL) {
+			return StreamOptions.NULL;
+		}
+		if (value != JsonToken.START_OBJECT) {
+			throw InvalidRequestException.field("stream_options", "'stream_options' must be an object.");
+		}
+		boolean includeUsage = false;
+		while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+			String name = parser.currentName();
+			JsonToken option = parser.nextToken();
+			if ("include_usage".equals(name)) {
+				includeUsage = readBoolean(parser, option, "stream_options.include_usage");
+			}
+			else {
+				parser.skipChildren();
+			}
+		}
+		return includeUsage ? StreamOptions.INCLUDE_USAGE : StreamOptions.WITHOUT_USAGE;
 	}
 
 	private static boolean readBoolean(JsonParser parser, JsonToken value, String name) throws InvalidRequestException {

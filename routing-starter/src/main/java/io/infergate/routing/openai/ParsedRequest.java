@@ -11,7 +11,13 @@ package io.infergate.routing.openai;
  * @param promptText the prompt as one string, as {@link PromptText} builds it
  * @param promptTokenHint tokens given as token ids in a completion prompt (they count one each), else 0
  * @param user the {@code user} value, or {@code null}
+ * @param streamOptions what {@code stream_options} says about usage
  */
 public record ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
-		String promptText, int promptTokenHint, String user) {
+		String promptText, int promptTokenHint, String user, StreamOptions streamOptions) {
+
+	/** Whether the client asked for the final usage chunk of a stream, {@code stream_options.include_usage}. */
+	public boolean includeUsage() {
+		return streamOptions == StreamOptions.INCLUDE_USAGE;
+	}
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -69,6 +71,16 @@ public class PoolProperties {
 		@NotNull
 		private Scrape scrape = new Scrape();
 
+		@Valid
+		@NotNull
+		private KvEvents kvEvents = new KvEvents();
+
+		/**
+		 * A credential of the gateway's own for the pool's model servers, sent as {@code Authorization: Bearer};
+		 * clients' credentials are never forwarded. Give it from the environment rather than a file.
+		 */
+		private String upstreamApiKey;
+
 		public EngineType getEngine() {
 			return engine;
 		}
@@ -121,8 +133,149 @@ public class PoolProperties {
 			return scrape;
 		}
 
+		public String getUpstreamApiKey() {
+			return upstreamApiKey;
+		}
+
+		public void setUpstreamApiKey(String upstreamApiKey) {
+			this.upstreamApiKey = upstreamApiKey;
+		}
+
 		public void setScrape(Scrape scrape) {
 			this.scrape = scrape;
+		}
+
+		public KvEvents getKvEvents() {
+			return kvEvents;
+		}
+
+		public void setKvEvents(KvEvents kvEvents) {
+			this.kvEvents = kvEvents;
+		}
+	}
+
+	/**
+	 * Subscription to every endpoint's KV-cache event stream (vLLM's ZeroMQ publisher), feeding the engine block index
+	 * that the {@code precise-prefix} scorer reads. Off by default.
+	 */
+	public static class KvEvents {
+
+		/** Whether to subscribe to the pool's endpoints' event streams. */
+		private boolean enabled;
+
+		/** The publisher's port on each endpoint's host; vLLM's default is 5557. */
+		@Min(1)
+		@Max(65535)
+		private int port = 5557;
+
+		/** The replay socket's port on each endpoint's host; unset: no replay, a missed batch cannot be recovered. */
+		@Min(1)
+		@Max(65535)
+		private Integer replayPort;
+
+		/** Topic prefix to subscribe to; empty takes every message, as vLLM's default topic is empty. */
+		@NotNull
+		private String topic = "";
+
+		/** How long to wait for a replay to end before giving up on the batches it was to bring. */
+		@NotNull
+		private Duration replayTimeout = Duration.ofSeconds(2);
+
+		/**
+		 * How long an endpoint's stream may stay disconnected before its blocks are forgotten (a publisher that comes
+		 * back is then read from its replay buffer, or from its next batch on).
+		 */
+		@NotNull
+		private Duration staleAfter = Duration.ofSeconds(5);
+
+		/**
+		 * Addresses replacing the derived ones, per endpoint ({@code host:port} as in {@code /actuator/inference}):
+		 * {@code publisher} and optional {@code replay}, e.g. {@code tcp://10.0.0.5:6000}.
+		 */
+		@Valid
+		private Map<String, Addresses> addresses = new LinkedHashMap<>();
+
+		public boolean isEnabled() {
+			return enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getPort() {
+			return port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public Integer getReplayPort() {
+			return replayPort;
+		}
+
+		public void setReplayPort(Integer replayPort) {
+			this.replayPort = replayPort;
+		}
+
+		public String getTopic() {
+			return topic;
+		}
+
+		public void setTopic(String topic) {
+			this.topic = topic;
+		}
+
+		public Duration getReplayTimeout() {
+			return replayTimeout;
+		}
+
+		public void setReplayTimeout(Duration replayTimeout) {
+			this.replayTimeout = replayTimeout;
+		}
+
+		public Duration getStaleAfter() {
+			return staleAfter;
+		}
+
+		public void setStaleAfter(Duration staleAfter) {
+			this.staleAfter = staleAfter;
+		}
+
+		public Map<String, Addresses> getAddresses() {
+			return addresses;
+		}
+
+		public void setAddresses(Map<String, Addresses> addresses) {
+			this.addresses = addresses;
+		}
+	}
+
+	/** One endpoint's event-stream addresses, ZeroMQ endpoints such as {@code tcp://10.0.0.5:5557}. */
+	public static class Addresses {
+
+		/** The PUB socket to subscribe to. */
+		@NotNull
+		private String publisher;
+
+		/** The ROUTER replay socket, or unset for none. */
+		private String replay;
+
+		public String getPublisher() {
+			return publisher;
+		}
+
+		public void setPublisher(String publisher) {
+			this.publisher = publisher;
+		}
+
+		public String getReplay() {
+			return replay;
+		}
+
+		public void setReplay(String replay) {
+			this.replay = replay;
 		}
 	}
 

@@ -105,15 +105,57 @@ final class EndpointBlocks {
 		return true;
 	}
 
-	/** Removes every block from the table and refuses later records: the endpoint left its pool. */
-	synchronized void purge(BlockTable table) {
-		purged = true;
+	/**
+	 * Forgets one block, wherever it is in the recency order: the last node moves into its place so nodes stay
+	 * dense.
+	 * @return whether the endpoint held it
+	 */
+	synchronized boolean remove(long hash, BlockTable table) {
+		int node = find(hash);
+		if (node == NONE) {
+			return false;
+		}
+		unlink(node);
+		unindex(node);
+		table.remove(hash, slot);
+		int last = --size;
+		if (node != last) {
+			unindex(last);
+			hashes[node] = hashes[last];
+			previous[node] = previous[last];
+			next[node] = next[last];
+			if (previous[node] != NONE) {
+				next[previous[node]] = node;
+			}
+			else {
+				head = node;
+			}
+			if (next[node] != NONE) {
+				previous[next[node]] = node;
+			}
+			else {
+				tail = node;
+			}
+			index(node);
+		}
+		return true;
+	}
+
+	/** Removes every block from the table; later records are still taken. */
+	synchronized void clear(BlockTable table) {
 		for (int node = head; node != NONE; node = next[node]) {
 			table.remove(hashes[node], slot);
 		}
 		size = 0;
 		head = NONE;
 		tail = NONE;
+		allocate(Math.min(INITIAL_NODES, capacity));
+	}
+
+	/** Removes every block from the table and refuses later records: the endpoint left its pool. */
+	synchronized void purge(BlockTable table) {
+		clear(table);
+		purged = true;
 		allocate(0);
 	}
 

@@ -1,6 +1,5 @@
 package io.infergate.routing.prefix;
 
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,7 +51,7 @@ public final class PrefixIndex implements DispatchListener, EndpointLifecycleLis
 
 	private final ConcurrentHashMap<EndpointId, EndpointBlocks> endpoints = new ConcurrentHashMap<>();
 
-	private final Slots slots = new Slots();
+	private final EndpointSlots slots = new EndpointSlots();
 
 	/** Bumped whenever an endpoint joins or leaves the index, to invalidate {@link #lastCandidatesByPool}. */
 	private final AtomicLong membership = new AtomicLong();
@@ -333,22 +332,5 @@ public final class PrefixIndex implements DispatchListener, EndpointLifecycleLis
 
 	/** A candidate list's ids and slots, valid while {@link #membership} is unchanged. */
 	private record CandidateSlots(long membership, EndpointId[] ids, int[] slots, int maxSlot) {
-	}
-
-	/** Small slot numbers for endpoints, reused after a purge so holder bit sets stay narrow. */
-	private static final class Slots {
-
-		private final ArrayDeque<Integer> free = new ArrayDeque<>();
-
-		private int next;
-
-		synchronized int acquire() {
-			Integer reused = free.pollFirst();
-			return (reused != null) ? reused : next++;
-		}
-
-		synchronized void release(int slot) {
-			free.addFirst(slot);
-		}
 	}
 }

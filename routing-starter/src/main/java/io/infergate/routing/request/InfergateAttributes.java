@@ -11,15 +11,15 @@ public final class InfergateAttributes {
 
 	/**
 	 * The gateway's record of the response it relays: when the request arrived, when the first body byte went out,
-	 * and the response's {@code usage}. Set first, for every request on the inference route.
+	 * whether the upstream failed mid-stream. Set first, for every request on the inference route.
 	 */
 	public static final String RELAYED_RESPONSE = PREFIX + "relayedResponse";
 
-	/** The id of the API key that authenticated the request (a {@code String}), when keys are configured. */
-	public static final String API_KEY_ID = PREFIX + "apiKeyId";
-
-	/** The tenant the request counts against (a {@code String}), when keys are configured. */
-	public static final String TENANT = PREFIX + "tenant";
+	/**
+	 * The {@link io.infergate.routing.admission.Caller}: key id, tenant, priority and tenant weight, as
+	 * authentication established them (the anonymous caller when authentication is off).
+	 */
+	public static final String CALLER = PREFIX + "caller";
 
 	/** The {@link io.infergate.routing.openai.InferenceApi} of a request on the inference route. */
 	public static final String INFERENCE_API = PREFIX + "inferenceApi";
@@ -35,6 +35,15 @@ public final class InfergateAttributes {
 
 	/** The {@link InferenceRequest} the scheduler sees. */
 	public static final String INFERENCE_REQUEST = PREFIX + "inferenceRequest";
+
+	/**
+	 * The request's {@link io.infergate.routing.admission.Admission}: the limits it was admitted under and the
+	 * reservation its real usage settles.
+	 */
+	public static final String ADMISSION = PREFIX + "admission";
+
+	/** The tokens the response reports or the gateway counts, read while the response is relayed. */
+	public static final String RESPONSE_USAGE = PREFIX + "responseUsage";
 
 	/**
 	 * The request's {@link io.infergate.routing.dispatch.Dispatch}: endpoints tried, the one in flight, and the

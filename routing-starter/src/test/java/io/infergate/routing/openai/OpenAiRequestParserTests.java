@@ -33,6 +33,22 @@ class OpenAiRequestParserTests {
 	}
 
 	@Test
+	void readsWhetherAStreamAsksForUsage() throws Exception {
+		String messages = ",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+
+		assertThat(parse("{\"model\":\"m\"" + messages, InferenceApi.CHAT_COMPLETIONS).streamOptions())
+			.isEqualTo(StreamOptions.ABSENT);
+		assertThat(parse("{\"model\":\"m\",\"stream_options\":null" + messages, InferenceApi.CHAT_COMPLETIONS)
+			.streamOptions()).isEqualTo(StreamOptions.NULL);
+		assertThat(parse("{\"model\":\"m\",\"stream_options\":{\"include_usage\":false,\"x\":[1]}" + messages,
+				InferenceApi.CHAT_COMPLETIONS)
+			.streamOptions()).isEqualTo(StreamOptions.WITHOUT_USAGE);
+		assertThat(parse("{\"model\":\"m\",\"stream_options\":{\"include_usage\":true}" + messages,
+				InferenceApi.CHAT_COMPLETIONS)
+			.includeUsage()).isTrue();
+	}
+
+	@Test
 	void maxCompletionTokensWinsOverMaxTokens() throws Exception {
 		ParsedRequest parsed = parse("{\"max_completion_tokens\":7,\"model\":\"m\",\"max_tokens\":9,"
 				+ "\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}", InferenceApi.CHAT_COMPLETIONS);

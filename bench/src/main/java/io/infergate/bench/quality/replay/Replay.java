@@ -23,10 +23,12 @@ import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.EngineEventListener;
 import io.infergate.sim.engine.EngineRequest;
+import io.infergate.sim.engine.KvEventSink;
 import io.infergate.sim.engine.MetricsSnapshot;
 import io.infergate.sim.engine.VirtualTimeEngine;
 
@@ -51,6 +53,9 @@ import io.infergate.sim.engine.VirtualTimeEngine;
  * under Poisson arrivals new conversations start at rate / turns, so requests arrive at about the rate.</li>
  * <li><b>Failures</b>: a request the router gives no endpoint, or that the chosen engine refuses (too long), counts as
  * failed at its arrival.</li>
+ * <li><b>KV-cache events</b>: when the profile reads the engine block index ({@code precise-prefix}), every engine
+ * hands its event batches in-process to that index at the end of each step, the objects a ZeroMQ subscriber would
+ * decode, with no transport delay.</li>
  * </ul>
  * Everything random derives from the workload's seed, and the loop has no wall-clock input, so a replay repeats
  * exactly; only {@link RequestRecord#schedulerNanos()} is wall time.
@@ -155,8 +160,12 @@ public final class Replay {
 			this.router = context.router();
 			registry.sync(POOL, uris);
 			List<Endpoint> endpoints = registry.pool(POOL).endpoints();
+			EngineBlockIndex engineBlocks = context.engineBlockIndexReadBy(policy);
 			for (int i = 0; i < endpoints.size(); i++) {
-				Pod pod = new Pod(i, endpoints.get(i), workload.cluster().engineConfig(i));
+				Endpoint endpoint = endpoints.get(i);
+				KvEventSink kvEvents = (engineBlocks != null) ? (batch) -> engineBlocks.apply(endpoint.id(), batch)
+						: KvEventSink.NONE;
+				Pod pod = new Pod(i, endpoint, workload.cluster().engineConfig(i), kvEvents);
 				pods.add(pod);
 				podsByEndpoint.put(pod.endpoint, pod);
 			}
@@ -404,10 +413,10 @@ public final class Replay {
 
 		final VirtualTimeEngine engine;
 
-		Pod(int index, Endpoint endpoint, EngineConfig config) {
+		Pod(int index, Endpoint endpoint, EngineConfig config, KvEventSink kvEvents) {
 			this.index = index;
 			this.endpoint = endpoint;
-			this.engine = new VirtualTimeEngine(config, this, VirtualClock.EPOCH_MILLIS / 1000.0);
+			this.engine = new VirtualTimeEngine(config, this, VirtualClock.EPOCH_MILLIS / 1000.0, kvEvents);
 		}
 
 		@Override

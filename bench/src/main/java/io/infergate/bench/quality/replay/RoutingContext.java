@@ -11,9 +11,12 @@ import java.util.random.RandomGenerator;
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.scheduling.Scheduler;
+import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
+import io.infergate.routing.scheduling.scorer.PrecisePrefixScorer;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
@@ -74,6 +77,18 @@ final class RoutingContext implements AutoCloseable {
 
 	InferenceRouter router() {
 		return router;
+	}
+
+	/**
+	 * The index of engine-reported blocks that {@code precise-prefix} reads, when {@code policy}'s profile has a scorer
+	 * reading it; null otherwise, so other policies pay nothing for events.
+	 */
+	EngineBlockIndex engineBlockIndexReadBy(String policy) {
+		SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get(policy);
+		boolean reads = profile.scorers()
+			.stream()
+			.anyMatch((weighted) -> PrecisePrefixScorer.NAME.equals(weighted.scorer().name()));
+		return reads ? context.getBean(EngineBlockIndex.class) : null;
 	}
 
 	@Override

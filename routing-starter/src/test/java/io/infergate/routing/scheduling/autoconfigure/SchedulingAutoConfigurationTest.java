@@ -42,7 +42,7 @@ class SchedulingAutoConfigurationTest {
 				.containsExactlyInAnyOrder("ready", "saturation", "lora-affinity");
 			assertThat(context.getBeansOfType(EndpointScorer.class).values()).extracting(EndpointScorer::name)
 				.containsExactlyInAnyOrder("queue", "running-requests", "kv-cache", "lora-affinity", "least-request",
-						"least-outstanding-tokens", "prefix-cache", "session-affinity", "estimated-ttft");
+						"least-outstanding-tokens", "prefix-cache", "precise-prefix", "session-affinity", "estimated-ttft");
 			assertThat(context.getBeansOfType(EndpointPicker.class).values()).extracting(EndpointPicker::name)
 				.containsExactlyInAnyOrder("max-score", "weighted-random", "power-of-two", "round-robin", "random",
 						"chwbl");

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class SchedulingProfilesTest {
 
 	private static final String VALID_SCORERS = "valid scorers: estimated-ttft, kv-cache, least-outstanding-tokens, "
-			+ "least-request, lora-affinity, prefix-cache, queue, running-requests, session-affinity";
+			+ "least-request, lora-affinity, precise-prefix, prefix-cache, queue, running-requests, session-affinity";
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(SchedulingAutoConfiguration.class))

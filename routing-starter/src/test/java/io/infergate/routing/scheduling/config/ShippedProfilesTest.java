@@ -37,7 +37,7 @@ class ShippedProfilesTest {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 			SchedulingProfile profile = profiles.defaultProfile();
 
-			assertThat(profiles.names()).containsExactly("default", "load-only", "least-request", "round-robin",
+			assertThat(profiles.names()).containsExactly("default", "precise", "load-only", "least-request", "round-robin",
 					"random", "prefix-only", "chwbl", "session", "hybrid");
 			assertThat(profile.name()).isEqualTo("default");
 			assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("ready", "saturation");
@@ -48,7 +48,7 @@ class ShippedProfilesTest {
 	}
 
 	@Test
-	void shipsThePrefixSessionAndHybridProfiles() {
+	void shipsThePrefixSessionHybridAndPreciseProfiles() {
 		try (ConfigurableApplicationContext context = run(new String[0])) {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 
@@ -59,13 +59,15 @@ class ShippedProfilesTest {
 				.isEqualTo("[ready, saturation] {session-affinity=3.0, queue=2.0, kv-cache=2.0} max-score");
 			assertThat(describe(profiles.get("hybrid")))
 				.isEqualTo("[ready, lora-affinity] {estimated-ttft=1.0} max-score");
+			assertThat(describe(profiles.get("precise")))
+				.isEqualTo("[ready, saturation] {queue=2.0, kv-cache=2.0, precise-prefix=3.0} max-score");
 			assertThat(context.getBean(EstimatedTtftScorer.Config.class).inFlightRequestMicros()).isEqualTo(1000);
 		}
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "load-only", "least-request", "round-robin", "random", "prefix-only", "chwbl", "session",
-			"hybrid" })
+	@ValueSource(strings = { "precise", "load-only", "least-request", "round-robin", "random", "prefix-only", "chwbl",
+			"session", "hybrid" })
 	void springProfileOfTheSameNameBecomesTheDefault(String name) {
 		try (ConfigurableApplicationContext context = run(new String[] { name })) {
 			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo(name);

@@ -1,0 +1,105 @@
+package io.infergate.gateway.filter;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.error.OpenAiError;
+import io.infergate.gateway.error.OpenAiErrorResponses;
+import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.admission.Admission;
+import io.infergate.routing.admission.Caller;
+import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.admission.TokenUsage;
+import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.request.InfergateAttributes;
+
+/**
+ * Admission: checks and reserves the caller's limits for the requested model with the {@link RateLimiter}, which
+ * holds all the logic; this filter only translates. A request refused by a limit gets 429 with the OpenAI error,
+ * {@code Retry-After}, {@code retry-after-ms} and {@code x-infergate-dropped-reason: rate-limited}; while the shared
+ * store is down under {@code fail-close}, 503. Every response of a limited caller carries the
+ * {@link RateLimitHeaders}.
+ * <p>
+ * The request reserves its estimated prompt tokens plus its {@code max_tokens} (or
+ * {@code infergate.gateway.assumed-max-tokens} when it sets none). When the response ends, fails or is cancelled,
+ * the reservation is replaced by the tokens {@link ResponseUsage} read, and the max-parallel lease ends.
+ */
+public class AdmitFilter implements GlobalFilter, Ordered {
+
+	private static final Log logger = LogFactory.getLog(AdmitFilter.class);
+
+	private final RateLimiter limiter;
+
+	private final boolean enabled;
+
+	/** @param enabled whether keys are required or any limit is configured; if not, every request passes */
+	public AdmitFilter(RateLimiter limiter, boolean enabled) {
+		this.limiter = limiter;
+		this.enabled = enabled;
+	}
+
+	@Override
+	public int getOrder() {
+		return RequestPathOrder.ADMIT;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		InferenceRequest request = exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		if (request == null || !enabled) {
+			return chain.filter(exchange);
+		}
+		Caller caller = exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
+		return Mono.fromCompletionStage(limiter.admit(caller, request.requestedModel(), request.estimatedTotalTokens()))
+			.flatMap((admission) -> {
+				if (admission.reportsLimits()) {
+					RateLimitHeaders.write(exchange.getResponse().getHeaders(), admission.reservation());
+				}
+				return switch (admission.status()) {
+					case ADMITTED -> admitted(exchange, chain, request, admission);
+					case REJECTED -> refused(exchange, admission);
+					case STORE_UNAVAILABLE -> OpenAiErrorResponses.write(exchange,
+							new OpenAiError(HttpStatus.SERVICE_UNAVAILABLE,
+									"The rate-limit store cannot be reached, and the gateway refuses requests it "
+											+ "cannot count (on-store-failure: fail-close).",
+									"service_unavailable", null, "rate_limit_store_unavailable"));
+				};
+			});
+	}
+
+	private static Mono<Void> admitted(ServerWebExchange exchange, GatewayFilterChain chain, InferenceRequest request,
+			Admission admission) {
+		exchange.getAttributes().put(InfergateAttributes.ADMISSION, admission);
+		return chain.filter(exchange).doFinally((signal) -> admission.complete(used(exchange, request)));
+	}
+
+	private static TokenUsage used(ServerWebExchange exchange, InferenceRequest request) {
+		ResponseUsage usage = exchange.getAttribute(InfergateAttributes.RESPONSE_USAGE);
+		Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
+		boolean reachedModelServer = dispatch != null && dispatch.lastEndpoint() != null;
+		HttpStatus status = HttpStatus.resolve(
+				(exchange.getResponse().getStatusCode() != null) ? exchange.getResponse().getStatusCode().value() : 200);
+		boolean failed = status != null && status.isError();
+		return (usage != null) ? usage.tokens(request.estimatedPromptTokens(), reachedModelServer && !failed)
+				: TokenUsage.NONE;
+	}
+
+	private static Mono<Void> refused(ServerWebExchange exchange, Admission admission) {
+		var denied = admission.reservation().denied();
+		if (logger.isDebugEnabled()) {
+			logger.debug("429 for key '" + admission.caller().keyId() + "' (tenant '" + admission.caller().tenant()
+					+ "') on " + admission.model() + ": " + denied.kind().configName() + " limit of "
+					+ denied.bucket().describe());
+		}
+		RateLimitHeaders.writeRefusal(exchange.getResponse().getHeaders(), denied);
+		return OpenAiErrorResponses.write(exchange, RateLimitHeaders.refusal(admission.model(), denied));
+	}
+}

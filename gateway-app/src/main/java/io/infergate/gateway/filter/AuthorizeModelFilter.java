@@ -1,0 +1,48 @@
+package io.infergate.gateway.filter;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.core.Ordered;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.auth.ApiKey;
+import io.infergate.gateway.auth.ApiKeys;
+import io.infergate.gateway.error.OpenAiError;
+import io.infergate.gateway.error.OpenAiErrorResponses;
+import io.infergate.routing.admission.Caller;
+import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.request.InfergateAttributes;
+
+/**
+ * Answers 403 when the caller's key may not call the {@code model} it asked for ({@code infergate.auth.keys.<id>.models}
+ * globs), before the model is resolved, so a key learns nothing of models it may not use.
+ */
+public class AuthorizeModelFilter implements GlobalFilter, Ordered {
+
+	private final ApiKeys keys;
+
+	public AuthorizeModelFilter(ApiKeys keys) {
+		this.keys = keys;
+	}
+
+	@Override
+	public int getOrder() {
+		return RequestPathOrder.AUTHORIZE_MODEL;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
+		Caller caller = exchange.getAttribute(InfergateAttributes.CALLER);
+		if (parsed == null || caller == null) {
+			return chain.filter(exchange);
+		}
+		ApiKey key = keys.byId(caller.keyId());
+		if (key != null && !key.mayCall(parsed.model())) {
+			return OpenAiErrorResponses.write(exchange, OpenAiError.modelNotAllowed(key.id(), parsed.model()));
+		}
+		return chain.filter(exchange);
+	}
+}

@@ -1,0 +1,47 @@
+package io.infergate.gateway.filter;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.core.Ordered;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.gateway.usage.UsageReadingResponse;
+import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.request.InfergateAttributes;
+
+/**
+ * Reads the tokens each response uses ({@link ResponseUsage}, kept in {@link InfergateAttributes#RESPONSE_USAGE} for
+ * admission to settle with, and for the token metrics and the access log, so it runs whether admission is on or
+ * not). A streamed request whose client did not ask for {@code stream_options.include_usage} is sent asking for it,
+ * and the usage chunk is removed from what the client receives, so the client gets the bytes it would have got
+ * without the gateway.
+ */
+public class UsageAccountingFilter implements GlobalFilter, Ordered {
+
+	@Override
+	public int getOrder() {
+		return RequestPathOrder.ACCOUNT_USAGE;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
+		if (parsed == null || exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST) == null) {
+			return chain.filter(exchange);
+		}
+		ServerWebExchange.Builder accounted = exchange.mutate();
+		boolean askForUsage = parsed.stream() && !parsed.includeUsage()
+				&& exchange.getRequest() instanceof CachedBodyRequest;
+		if (askForUsage) {
+			CachedBodyRequest request = (CachedBodyRequest) exchange.getRequest();
+			byte[] body = StreamOptionsRewriter.includeUsage(request.body(), parsed.streamOptions());
+			accounted.request(new CachedBodyRequest(request, body, exchange.getResponse().bufferFactory()));
+		}
+		ResponseUsage usage = new ResponseUsage(askForUsage);
+		exchange.getAttributes().put(InfergateAttributes.RESPONSE_USAGE, usage);
+		return chain.filter(accounted.response(new UsageReadingResponse(exchange.getResponse(), usage)).build());
+	}
+}

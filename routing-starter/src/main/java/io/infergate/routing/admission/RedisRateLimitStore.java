@@ -1,0 +1,293 @@
+package io.infergate.routing.admission;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Limit counters in Redis, shared by every gateway replica: one {@code EVALSHA} of {@code reserve.lua} per request
+ * is the whole check-and-reserve over all its limits (one round trip, atomic because Redis runs a script alone),
+ * and one of {@code release.lua} after the response, off the request's path. Times come from the Redis server's
+ * clock ({@code TIME}), so replicas whose clocks differ still agree. Every key expires once its counter would be
+ * back to full (per-minute limits) or its last lease ends (max-parallel), so idle keys and tenants cost nothing.
+ * <p>
+ * Max-parallel counts are sorted sets of leases that expire after {@code lease-timeout}, so a replica that dies
+ * with requests in flight cannot hold capacity forever.
+ * <p>
+ * It never blocks and never queues: while Redis cannot be reached, every call fails at once (the connection
+ * rejects commands while it reconnects, and commands time out after {@code timeout}), and the caller falls back
+ * as {@code on-store-failure} says. The connection comes back by itself: Lettuce reconnects a lost connection,
+ * and a first connection that failed is retried at most once a second. All keys share one script call, so a
+ * Redis Cluster is not supported; use a standalone Redis or a primary with replicas.
+ */
+public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(RedisRateLimitStore.class);
+
+	private static final String RESERVE = script("reserve.lua");
+
+	private static final String RELEASE = script("release.lua");
+
+	private static final long RECONNECT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final ClientResources resources;
+
+	private final RedisClient client;
+
+	private final RedisURI uri;
+
+	private final String keyPrefix;
+
+	private final long leaseMicros;
+
+	private final long parallelRetryMicros;
+
+	private final String leasePrefix = UUID.randomUUID().toString().substring(0, 8) + ":";
+
+	private final AtomicLong leases = new AtomicLong();
+
+	private final AtomicBoolean connecting = new AtomicBoolean();
+
+	private final AtomicLong lastConnectAttemptNanos = new AtomicLong(System.nanoTime() - RECONNECT_INTERVAL_NANOS);
+
+	private final String reserveSha;
+
+	private final String releaseSha;
+
+	private volatile StatefulRedisConnection<String, String> connection;
+
+	/**
+	 * @param redisUrl e.g. {@code redis://127.0.0.1:6379}
+	 * @param timeout how long one command may take before it counts as a failure
+	 * @param keyPrefix prefix of every key
+	 * @param leaseTimeout how long a max-parallel lease lives when nothing ends it
+	 * @param parallelRetry the wait suggested to a request refused by a max-parallel limit
+	 */
+	public RedisRateLimitStore(String redisUrl, Duration timeout, String keyPrefix, Duration leaseTimeout,
+			Duration parallelRetry) {
+		this.uri = RedisURI.create(redisUrl);
+		this.uri.setTimeout(timeout);
+		this.keyPrefix = keyPrefix;
+		this.leaseMicros = leaseTimeout.toNanos() / 1000;
+		this.parallelRetryMicros = Math.max(1, parallelRetry.toNanos() / 1000);
+		this.resources = ClientResources.builder()
+			.ioThreadPoolSize(2)
+			.computationThreadPoolSize(2)
+			.reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+			.build();
+		this.client = RedisClient.create(resources);
+		this.client.setOptions(ClientOptions.builder()
+			.autoReconnect(true)
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.socketOptions(SocketOptions.builder().connectTimeout(timeout.multipliedBy(5)).build())
+			.timeoutOptions(TimeoutOptions.enabled(timeout))
+			.build());
+		this.reserveSha = sha1(RESERVE);
+		this.releaseSha = sha1(RELEASE);
+		connectIfDue();
+	}
+
+	@Override
+	public String name() {
+		return "redis";
+	}
+
+	@Override
+	public CompletionStage<Reservation> reserve(List<Bucket> buckets, long tokens) {
+		String leaseId = leasePrefix + Long.toString(leases.incrementAndGet(), 36);
+		return reserveOrRead(buckets, tokens, leaseId, true).thenApply((states) -> {
+			Evaluation evaluation = evaluation(buckets, tokens, states);
+			return evaluation.finish(this, leaseId);
+		});
+	}
+
+	@Override
+	public CompletionStage<List<LimitState>> read(List<Bucket> buckets) {
+		return reserveOrRead(buckets, 0, "-", false).thenApply((values) -> {
+			List<LimitState> states = new ArrayList<>();
+			int at = 1;
+			for (Bucket bucket : buckets) {
+				for (LimitKind kind : LimitKind.values()) {
+					if (bucket.limit(kind) > 0) {
+						states.add(new LimitState(bucket, kind, bucket.limit(kind), values.get(at),
+								values.get(at + 2), 0, 0));
+						at += 6;
+					}
+				}
+			}
+			return states;
+		});
+	}
+
+	private CompletionStage<List<Long>> reserveOrRead(List<Bucket> buckets, long tokens, String leaseId,
+			boolean commit) {
+		List<String> keys = new ArrayList<>(buckets.size() * 2);
+		List<String> args = new ArrayList<>(5 + buckets.size() * 4);
+		args.add(Long.toString(tokens));
+		args.add(leaseId);
+		args.add(Long.toString(leaseMicros));
+		args.add(Long.toString(parallelRetryMicros));
+		args.add(commit ? "1" : "0");
+		for (Bucket bucket : buckets) {
+			for (LimitKind kind : LimitKind.values()) {
+				long limit = bucket.limit(kind);
+				if (limit > 0) {
+					keys.add(keyPrefix + bucket.storeKey(kind));
+					args.add(kind.configName());
+					args.add(Long.toString(limit));
+				}
+			}
+		}
+		return run(reserveSha, RESERVE, keys, args);
+	}
+
+	private static Evaluation evaluation(List<Bucket> buckets, long tokens, List<Long> values) {
+		Evaluation evaluation = new Evaluation(buckets, tokens);
+		int at = 1;
+		for (Bucket bucket : buckets) {
+			for (LimitKind kind : LimitKind.values()) {
+				if (bucket.limit(kind) > 0) {
+					evaluation.add(bucket, kind, values.get(at + 5), values.get(at), values.get(at + 1),
+							values.get(at + 2), values.get(at + 3), values.get(at + 4));
+					at += 6;
+				}
+			}
+		}
+		return evaluation;
+	}
+
+	@Override
+	public void release(Reservation reservation, long actualTokens) {
+		List<String> keys = new ArrayList<>(4);
+		List<String> args = new ArrayList<>();
+		args.add(Long.toString(Math.max(0, actualTokens)));
+		args.add(reservation.leaseId());
+		for (Bucket bucket : reservation.buckets()) {
+			if (bucket.tpm() > 0) {
+				keys.add(keyPrefix + bucket.storeKey(LimitKind.TPM));
+				args.add(LimitKind.TPM.configName());
+				args.add(Long.toString(bucket.tpm()));
+				args.add(Long.toString(Gcra.cost(LimitKind.TPM, bucket.tpm(), reservation.tokens())));
+			}
+			if (bucket.maxParallel() > 0) {
+				keys.add(keyPrefix + bucket.storeKey(LimitKind.MAX_PARALLEL));
+				args.add(LimitKind.MAX_PARALLEL.configName());
+				args.add(Long.toString(bucket.maxParallel()));
+				args.add("0");
+			}
+		}
+		if (keys.isEmpty()) {
+			return;
+		}
+		run(releaseSha, RELEASE, keys, args).whenComplete((ignored, ex) -> {
+			if (ex != null) {
+				logger.debug("Could not release a reservation in Redis (its counters expire by themselves): " + ex);
+			}
+		});
+	}
+
+	/** Whether a connection to Redis is open now. */
+	public boolean isConnected() {
+		StatefulRedisConnection<String, String> current = connection;
+		return current != null && current.isOpen();
+	}
+
+	private CompletionStage<List<Long>> run(String sha, String script, List<String> keys, List<String> args) {
+		StatefulRedisConnection<String, String> current = connection;
+		if (current == null) {
+			connectIfDue();
+			return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + uri));
+		}
+		RedisAsyncCommands<String, String> commands = current.async();
+		String[] keyArray = keys.toArray(new String[0]);
+		String[] argArray = args.toArray(new String[0]);
+		CompletionStage<List<Long>> result = commands.evalsha(sha, ScriptOutputType.MULTI, keyArray, argArray);
+		// a restarted Redis has forgotten its scripts: EVAL sends the script and caches it again
+		return result.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
+				? commands.<List<Long>>eval(script, ScriptOutputType.MULTI, keyArray, argArray)
+				: CompletableFuture.failedFuture(ex));
+	}
+
+	private void connectIfDue() {
+		long now = System.nanoTime();
+		long last = lastConnectAttemptNanos.get();
+		if (now - last < RECONNECT_INTERVAL_NANOS || !lastConnectAttemptNanos.compareAndSet(last, now)
+				|| !connecting.compareAndSet(false, true)) {
+			return;
+		}
+		client.connectAsync(StringCodec.UTF8, uri).whenComplete((opened, ex) -> {
+			connecting.set(false);
+			if (ex == null) {
+				connection = opened;
+			}
+			else {
+				logger.debug("Could not connect to Redis at " + uri + ": " + ex.getMessage());
+			}
+		});
+	}
+
+	@Override
+	public void close() {
+		StatefulRedisConnection<String, String> current = connection;
+		if (current != null) {
+			current.close();
+		}
+		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		resources.shutdown(0, 2, TimeUnit.SECONDS);
+	}
+
+	private static Throwable unwrap(Throwable ex) {
+		Throwable cause = ex;
+		while ((cause instanceof java.util.concurrent.CompletionException
+				|| cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+	private static String script(String name) {
+		try (InputStream in = RedisRateLimitStore.class.getResourceAsStream(name)) {
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static String sha1(String script) {
+		try {
+			byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
+				.digest(script.getBytes(StandardCharsets.UTF_8));
+			return java.util.HexFormat.of().formatHex(digest);
+		}
+		catch (java.security.NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+}

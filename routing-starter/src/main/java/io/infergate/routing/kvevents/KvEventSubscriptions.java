@@ -1,0 +1,116 @@
+package io.infergate.routing.kvevents;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointId;
+import io.infergate.routing.pool.EndpointLifecycleListener;
+import io.infergate.routing.pool.EndpointPool;
+import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.pool.PoolProperties;
+
+/**
+ * Subscribes to the KV-cache event stream of every endpoint of every pool with {@code kv-events.enabled}, for as long
+ * as discovery lists the endpoint: an endpoint added is subscribed to, one removed unsubscribed and purged from the
+ * index. Addresses are the endpoint's host with the pool's {@code port} (and {@code replay-port}), unless
+ * {@code addresses} names the endpoint. Each pool's settings are checked once, at startup.
+ */
+public final class KvEventSubscriptions implements EndpointLifecycleListener, AutoCloseable {
+
+	private final KvEventSubscriber subscriber;
+
+	private final Map<String, PoolProperties.KvEvents> settingsByPool = new LinkedHashMap<>();
+
+	public KvEventSubscriptions(EndpointRegistry registry, KvEventSubscriber subscriber) {
+		this.subscriber = subscriber;
+		for (EndpointPool pool : registry.pools()) {
+			PoolProperties.KvEvents kvEvents = pool.settings().getKvEvents();
+			if (kvEvents.isEnabled()) {
+				check(pool.name(), kvEvents);
+				settingsByPool.put(pool.name(), kvEvents);
+			}
+		}
+		registry.addListener(this);
+		for (EndpointPool pool : registry.pools()) {
+			for (Endpoint endpoint : pool.endpoints()) {
+				endpointAdded(pool, endpoint);
+			}
+		}
+	}
+
+	private static void check(String pool, PoolProperties.KvEvents kvEvents) {
+		String prefix = "infergate.pools." + pool + ".kv-events";
+		try {
+			settings(new EndpointId("localhost", 1), kvEvents);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(prefix + ": " + ex.getMessage(), ex);
+		}
+		kvEvents.getAddresses().forEach((endpoint, addresses) -> {
+			String at = prefix + ".addresses." + endpoint;
+			try {
+				EndpointId.parse(endpoint);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException(at + ": the key must be an endpoint's host:port, was '" + endpoint
+						+ "'", ex);
+			}
+			checkAddress(at + ".publisher", addresses.getPublisher());
+			if (addresses.getReplay() != null) {
+				checkAddress(at + ".replay", addresses.getReplay());
+			}
+		});
+	}
+
+	private static void checkAddress(String property, String address) {
+		if (address == null || !address.matches("(tcp|ipc|inproc)://.+")) {
+			throw new IllegalArgumentException(property + ": expected a ZeroMQ address such as tcp://10.0.0.5:5557, was '"
+					+ address + "'");
+		}
+	}
+
+	/** Where and how to read {@code endpoint}'s stream under a pool's settings. */
+	static KvEventStreamSettings settings(EndpointId endpoint, PoolProperties.KvEvents kvEvents) {
+		PoolProperties.Addresses override = kvEvents.getAddresses().get(endpoint.toString());
+		String host = endpoint.host().contains(":") ? "[" + endpoint.host() + "]" : endpoint.host();
+		String publisher;
+		String replay;
+		if (override != null) {
+			publisher = override.getPublisher();
+			replay = override.getReplay();
+		}
+		else {
+			publisher = "tcp://" + host + ":" + kvEvents.getPort();
+			replay = (kvEvents.getReplayPort() != null) ? "tcp://" + host + ":" + kvEvents.getReplayPort() : null;
+		}
+		return new KvEventStreamSettings(publisher, replay, kvEvents.getTopic(), kvEvents.getReplayTimeout(),
+				kvEvents.getStaleAfter());
+	}
+
+	@Override
+	public void endpointAdded(EndpointPool pool, Endpoint endpoint) {
+		PoolProperties.KvEvents kvEvents = settingsByPool.get(pool.name());
+		if (kvEvents != null) {
+			subscriber.subscribe(endpoint.id(), settings(endpoint.id(), kvEvents));
+		}
+	}
+
+	@Override
+	public void endpointRemoved(EndpointPool pool, Endpoint endpoint) {
+		if (settingsByPool.containsKey(pool.name())) {
+			subscriber.unsubscribe(endpoint.id());
+		}
+	}
+
+	/** Every subscribed stream's state. */
+	public List<KvEventStreamStatus> status() {
+		return subscriber.status();
+	}
+
+	@Override
+	public void close() {
+		subscriber.close();
+	}
+}

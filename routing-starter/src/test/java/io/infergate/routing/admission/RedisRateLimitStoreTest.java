@@ -1,0 +1,177 @@
+package io.infergate.routing.admission;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.infergate.routing.pool.FailureMode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The Redis store against a real Redis: the same limits as in memory, shared by every store that uses it. */
+class RedisRateLimitStoreTest {
+
+	static RedisServer redis;
+
+	static RedisClient client;
+
+	static StatefulRedisConnection<String, String> connection;
+
+	@BeforeAll
+	static void startRedis() {
+		redis = new RedisServer();
+		client = RedisClient.create(redis.url());
+		connection = client.connect();
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		connection.close();
+		client.shutdown();
+		redis.close();
+	}
+
+	private static RedisRateLimitStore store(String prefix) {
+		RedisRateLimitStore store = new RedisRateLimitStore(redis.url(), Duration.ofMillis(500), prefix,
+				Duration.ofMinutes(10), Duration.ofSeconds(1));
+		await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
+		return store;
+	}
+
+	private static Reservation reserve(RateLimitStore store, List<Bucket> buckets, long tokens) {
+		return store.reserve(buckets, tokens).toCompletableFuture().join();
+	}
+
+	@Test
+	void twoReplicasShareOneBurstOfN() {
+		try (RedisRateLimitStore one = store("shared:"); RedisRateLimitStore two = store("shared:")) {
+			// 3 per minute: nothing refills during the test
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.KEY, "k", 3, 0, 0));
+			int admitted = 0;
+			for (int i = 0; i < 6; i++) {
+				if (reserve((i % 2 == 0) ? one : two, buckets, 1).admitted()) {
+					admitted++;
+				}
+			}
+			Reservation refused = reserve(one, buckets, 1);
+
+			assertThat(admitted).isEqualTo(3);
+			assertThat(refused.denied().retryAfterMicros()).isBetween(18_000_000L, 20_000_000L);
+			assertThat(refused.requests().remaining()).isZero();
+		}
+	}
+
+	@Test
+	void releasingWithTheRealUsageRefundsTheTokensReservedButNotUsed() {
+		try (RedisRateLimitStore store = store("tokens:")) {
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.TENANT, "t", 0, 6000, 0));
+			Reservation first = reserve(store, buckets, 5000);
+			assertThat(reserve(store, buckets, 5000).admitted()).isFalse();
+
+			first.release(300);
+
+			await().atMost(Duration.ofSeconds(5)).until(() -> reserve(store, buckets, 5000).admitted());
+		}
+	}
+
+	@Test
+	void maxParallelLeasesEndWithTheirRequests() {
+		try (RedisRateLimitStore store = store("parallel:")) {
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.MODEL, "m", 0, 0, 1));
+			Reservation first = reserve(store, buckets, 1);
+			Reservation second = reserve(store, buckets, 1);
+
+			first.release(1);
+
+			assertThat(first.admitted()).isTrue();
+			assertThat(second.admitted()).isFalse();
+			assertThat(second.denied().kind()).isEqualTo(LimitKind.MAX_PARALLEL);
+			await().atMost(Duration.ofSeconds(5)).until(() -> reserve(store, buckets, 1).admitted());
+		}
+	}
+
+	@Test
+	void everyKeyExpiresOnceItsCounterIsFullAgain() {
+		try (RedisRateLimitStore store = store("expiry:")) {
+			reserve(store, List.of(new Bucket(LimitScope.KEY, "k", 60, 0, 0)), 1);
+
+			long ttlMillis = connection.sync().pttl("expiry:rpm:key:k");
+
+			// one request of 60 per minute: full again after 1 s, plus a second of margin
+			assertThat(ttlMillis).isBetween(1000L, 2000L);
+		}
+	}
+
+	@Test
+	void aRedisThatForgotTheScriptsIsSentThemAgain() {
+		try (RedisRateLimitStore store = store("noscript:")) {
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.KEY, "k", 10, 0, 0));
+			reserve(store, buckets, 1);
+			connection.sync().scriptFlush();
+
+			assertThat(reserve(store, buckets, 1).requests().remaining()).isEqualTo(8);
+		}
+	}
+
+	@Test
+	void aStoreStartedWhileRedisIsDownFailsAtOnceAndConnectsOnceRedisIsUp() {
+		redis.stop();
+		try (RedisRateLimitStore store = new RedisRateLimitStore(redis.url(), Duration.ofMillis(200), "late:",
+				Duration.ofMinutes(10), Duration.ofSeconds(1))) {
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.KEY, "k", 10, 0, 0));
+			long start = System.nanoTime();
+			boolean failed = store.reserve(buckets, 1).toCompletableFuture().isCompletedExceptionally();
+			long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			redis.restart();
+
+			assertThat(failed).isTrue();
+			assertThat(elapsedMillis).isLessThan(1000);
+			await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200)).until(() -> {
+				try {
+					return reserve(store, buckets, 1).admitted();
+				}
+				catch (RuntimeException stillDown) {
+					return false;
+				}
+			});
+		}
+	}
+
+	@Test
+	void whenRedisStopsFailOpenDecidesLocallyFailCloseRefusesAndBothShareAgainOnceItIsBack() {
+		try (RedisRateLimitStore one = store("failover:"); RedisRateLimitStore two = store("failover:")) {
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			FailoverRateLimitStore open = new FailoverRateLimitStore(one,
+					new MemoryRateLimitStore(Duration.ofSeconds(1)), FailureMode.FAIL_OPEN, registry);
+			FailoverRateLimitStore close = new FailoverRateLimitStore(two,
+					new MemoryRateLimitStore(Duration.ofSeconds(1)), FailureMode.FAIL_CLOSE, registry);
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.KEY, "k", 2, 0, 0));
+
+			redis.stop();
+			long start = System.nanoTime();
+			Reservation local = reserve(open, buckets, 1);
+			Reservation refused = reserve(close, buckets, 1);
+			long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			redis.restart();
+
+			assertThat(local.admitted()).isTrue();
+			assertThat(open.isAvailable()).isFalse();
+			assertThat(refused.status()).isEqualTo(Reservation.Status.STORE_UNAVAILABLE);
+			assertThat(elapsedMillis).as("decided without waiting for Redis").isLessThan(3000);
+			assertThat(registry.get("infergate.rate.limit.store.failures").counters()).hasSize(2);
+			await().atMost(Duration.ofSeconds(15)).until(() -> reserve(open, buckets, 1).admitted() && open.isAvailable());
+			// shared again: one more across both replicas fills the fresh Redis's limit of two
+			assertThat(reserve(close, buckets, 1).admitted()).isTrue();
+			assertThat(reserve(open, buckets, 1).admitted()).isFalse();
+			assertThat(reserve(close, buckets, 1).admitted()).isFalse();
+		}
+	}
+}
