@@ -2,24 +2,22 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI, { NotFoundError } from 'openai';
-import { startGateway } from '../support/gateway.mjs';
+import { startGateway, stop } from '../lib/processes.mjs';
 
 let gateway;
-let output = '';
 let client;
 
 before(async () => {
   gateway = await startGateway();
-  output = gateway.output;
-  client = new OpenAI({ baseURL: gateway.baseURL, apiKey: 'not-checked', maxRetries: 0, timeout: 60_000 });
+  client = new OpenAI({ baseURL: `${gateway.apiUrl}/v1`, apiKey: 'not-checked', maxRetries: 0, timeout: 60_000 });
 });
 
 after(async () => {
-  await gateway?.stop();
+  await stop(gateway);
 });
 
 test('runs in demo mode and says so', () => {
-  assert.match(output, /demo mode/i);
+  assert.match(gateway.output, /demo mode/i);
 });
 
 test('answers a non-streaming chat completion', async () => {

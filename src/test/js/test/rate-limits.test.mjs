@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI, { AuthenticationError, PermissionDeniedError, RateLimitError } from 'openai';
-import { jar, startGateway } from '../support/gateway.mjs';
+import { gatewayJar, startGateway, stop } from '../lib/processes.mjs';
 
 const TEAM_SECRET = 'sk-npm-team-4c1e77d0';
 const TIGHT_SECRET = 'sk-npm-tight-9b02aa31';
@@ -18,7 +18,7 @@ let team;
 let tight;
 
 function hashApiKey(secret) {
-  const result = spawnSync('java', ['-jar', jar, 'hash-api-key'], { input: `${secret}\n`, encoding: 'utf8' });
+  const result = spawnSync('java', ['-jar', gatewayJar, 'hash-api-key'], { input: `${secret}\n`, encoding: 'utf8' });
   assert.equal(result.status, 0, result.stderr);
   return result.stdout.trim();
 }
@@ -44,16 +44,16 @@ infergate:
         limits: {tpm: 3000}
 `);
   gateway = await startGateway([`--spring.config.additional-location=file:${config}`]);
-  team = new OpenAI({ baseURL: gateway.baseURL, apiKey: TEAM_SECRET, maxRetries: 0, timeout: 60_000 });
-  tight = new OpenAI({ baseURL: gateway.baseURL, apiKey: TIGHT_SECRET, maxRetries: 0, timeout: 60_000 });
+  team = new OpenAI({ baseURL: `${gateway.apiUrl}/v1`, apiKey: TEAM_SECRET, maxRetries: 0, timeout: 60_000 });
+  tight = new OpenAI({ baseURL: `${gateway.apiUrl}/v1`, apiKey: TIGHT_SECRET, maxRetries: 0, timeout: 60_000 });
 });
 
 after(async () => {
-  await gateway?.stop();
+  await stop(gateway);
 });
 
 async function tenant(name) {
-  const report = await (await fetch(`${gateway.managementURL}/actuator/inference`)).json();
+  const report = await (await fetch(`${gateway.managementUrl}/actuator/inference`)).json();
   const found = report.tenants.find((t) => t.name === name);
   assert.ok(found, `no tenant ${name} in ${JSON.stringify(report.tenants)}`);
   return found;
@@ -70,7 +70,7 @@ async function drain(stream) {
 const messages = [{ role: 'user', content: 'Charge me exactly what I use.' }];
 
 test('a wrong key is an AuthenticationError and a model outside the key is a PermissionDeniedError', async () => {
-  const stranger = new OpenAI({ baseURL: gateway.baseURL, apiKey: 'sk-not-a-key', maxRetries: 0 });
+  const stranger = new OpenAI({ baseURL: `${gateway.apiUrl}/v1`, apiKey: 'sk-not-a-key', maxRetries: 0 });
   await assert.rejects(stranger.chat.completions.create({ model: 'demo-llama', messages }), (error) => {
     assert.ok(error instanceof AuthenticationError, `got ${error?.constructor?.name}`);
     assert.equal(error.code, 'invalid_api_key');

@@ -7,7 +7,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import io.infergate.routing.admission.AdmissionConfigurationException;
+import io.infergate.routing.config.InvalidConfigurationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,9 +22,9 @@ class AdmissionConfigurationStartupTests {
 				"--management.server.port=0", "--infergate.pools.p.endpoints=http://127.0.0.1:9",
 				"--infergate.auth.enabled=true", "--infergate.auth.keys.team-a.sha256=sk-live-a-plain-secret",
 				"--infergate.rate-limits.default-limits.tpm=-1"))
-			.hasRootCauseInstanceOf(AdmissionConfigurationException.class);
+			.hasRootCauseInstanceOf(InvalidConfigurationException.class);
 
-		assertThat(output.getAll()).contains("Invalid API key or rate-limit configuration:")
+		assertThat(output.getAll()).contains("Invalid configuration:")
 			.contains("infergate.auth.keys.team-a.sha256: not a SHA-256")
 			.contains("infergate.rate-limits.default-limits.tpm: must be 0 (unlimited) or more, got -1")
 			.contains("hash-api-key")

@@ -146,6 +146,10 @@ class GatewayProxyTests extends SimulatedPodsTest {
 		assertThat(a0.faults().state().failNextGenerations()).isZero();
 		assertThat(List.of(first, second)).anySatisfy((response) -> assertThat(
 				response.headers().firstValue("x-infergate-endpoint")).hasValue(Sims.id(a1)));
+		// nothing of the 503's head is left over: one length, the served body's
+		assertThat(List.of(first, second)).allSatisfy((response) -> assertThat(
+				response.headers().allValues("content-length")).containsExactly(
+						Integer.toString(response.body().getBytes(StandardCharsets.UTF_8).length)));
 	}
 
 	@Test

@@ -16,12 +16,16 @@ import io.infergate.sim.engine.MetricsSnapshot;
 import io.infergate.sim.engine.Tokenizer;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
+import io.infergate.sim.http.EmbeddingsHandler;
 import io.infergate.sim.http.FallbackHandler;
 import io.infergate.sim.http.FaultsHandler;
 import io.infergate.sim.http.GenerationHandler;
 import io.infergate.sim.http.MetricsHandler;
 import io.infergate.sim.http.ModelsHandler;
 import io.infergate.sim.http.ResetPrefixCacheHandler;
+import io.infergate.sim.http.ResponsesHandler;
+import io.infergate.sim.http.ScoringHandler;
+import io.infergate.sim.http.TokenizerHandler;
 import io.infergate.sim.http.TraceHeaders;
 import io.infergate.sim.kvevents.KvEventPublisher;
 import io.infergate.sim.metrics.PrometheusExposition;
@@ -106,10 +110,17 @@ public final class SimulatedModelServer implements AutoCloseable {
 		String model = this.config.modelName();
 		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, this.faults,
 				this.traceHeaders));
-		server.createContext("/v1/completions",
-				new GenerationHandler(false, model, this.engine, this.faults, this.traceHeaders));
-		server.createContext("/v1/models", new ModelsHandler(model, this.config.engine().loraModules(),
-				this.config.engine().maxModelLen()));
+		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, this.faults,
+				this.traceHeaders));
+		server.createContext("/v1/responses", new ResponsesHandler(model, this.engine, this.faults));
+		server.createContext("/v1/embeddings", new EmbeddingsHandler(model, this.engine, this.faults));
+		server.createContext("/v1/rerank", new ScoringHandler(true, model, this.engine, this.faults));
+		server.createContext("/v1/score", new ScoringHandler(false, model, this.engine, this.faults));
+		List<String> adapters = this.config.engine().loraModules();
+		int maxModelLen = this.config.engine().maxModelLen();
+		server.createContext("/tokenize", new TokenizerHandler(true, model, adapters, maxModelLen));
+		server.createContext("/detokenize", new TokenizerHandler(false, model, adapters, maxModelLen));
+		server.createContext("/v1/models", new ModelsHandler(model, adapters, maxModelLen));
 		MetricsHandler metrics = new MetricsHandler(this.config.engineFlavor(), model, this.engine, this.faults);
 		server.createContext("/metrics", metrics);
 		// trtllm-serve's /metrics is JSON; its Prometheus text is at /prometheus/metrics

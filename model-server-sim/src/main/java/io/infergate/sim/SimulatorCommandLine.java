@@ -20,7 +20,8 @@ final class SimulatorCommandLine {
 			Usage: java -jar model-server-sim.jar --model NAME [options]
 
 			A vLLM-compatible model-server simulator: OpenAI API (/v1/chat/completions, /v1/completions,
-			/v1/models), /health, Prometheus /metrics and fault injection (/sim/faults).
+			/v1/responses, /v1/embeddings, /v1/models), vLLM's /v1/rerank, /v1/score, /tokenize and /detokenize,
+			/health, Prometheus /metrics and fault injection (/sim/faults).
 
 			Options:
 			  --model NAME                   served model name (required)

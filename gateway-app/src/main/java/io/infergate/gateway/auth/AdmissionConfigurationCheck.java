@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.infergate.gateway.model.ModelProperties;
-import io.infergate.routing.admission.AdmissionConfigurationException;
 import io.infergate.routing.admission.RateLimitProperties;
+import io.infergate.routing.config.ConfigurationCheck;
 import io.infergate.routing.pool.PoolProperties;
 
 /**
@@ -15,18 +15,27 @@ import io.infergate.routing.pool.PoolProperties;
  * problem with its property path. No message repeats a value that may be a secret: a key's {@code sha256} that is
  * not a hash is probably the plain secret itself.
  */
-public final class AdmissionConfigurationCheck {
+public final class AdmissionConfigurationCheck implements ConfigurationCheck {
 
-	private AdmissionConfigurationCheck() {
+	private final AuthProperties auth;
+
+	private final RateLimitProperties rateLimits;
+
+	private final ModelProperties models;
+
+	private final PoolProperties pools;
+
+	public AdmissionConfigurationCheck(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,
+			PoolProperties pools) {
+		this.auth = auth;
+		this.rateLimits = rateLimits;
+		this.models = models;
+		this.pools = pools;
 	}
 
-	/** Throws an {@link AdmissionConfigurationException} listing every problem, if there is any. */
-	public static void check(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,
-			PoolProperties pools) {
-		List<String> problems = problems(auth, rateLimits, models, pools);
-		if (!problems.isEmpty()) {
-			throw new AdmissionConfigurationException(problems);
-		}
+	@Override
+	public List<String> problems() {
+		return problems(auth, rateLimits, models, pools);
 	}
 
 	static List<String> problems(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,

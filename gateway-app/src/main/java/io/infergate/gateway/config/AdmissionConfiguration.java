@@ -35,6 +35,8 @@ import io.infergate.routing.admission.RateLimitStore;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.admission.RedisRateLimitStore;
 import io.infergate.routing.admission.TenantMeters;
+import io.infergate.routing.config.ConfigurationCheck;
+import io.infergate.routing.config.InvalidConfigurationException;
 import io.infergate.routing.pool.PoolProperties;
 
 /**
@@ -49,8 +51,15 @@ public class AdmissionConfiguration {
 	private static final Log logger = LogFactory.getLog(AdmissionConfiguration.class);
 
 	@Bean
-	ApiKeys apiKeys(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models, PoolProperties pools) {
-		AdmissionConfigurationCheck.check(auth, rateLimits, models, pools);
+	AdmissionConfigurationCheck admissionConfigurationCheck(AuthProperties auth, RateLimitProperties rateLimits,
+			ModelProperties models, PoolProperties pools) {
+		return new AdmissionConfigurationCheck(auth, rateLimits, models, pools);
+	}
+
+	/** Created once every configuration check passes, whichever bean asks first. */
+	@Bean
+	ApiKeys apiKeys(AuthProperties auth, ObjectProvider<ConfigurationCheck> checks) {
+		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
 		if (auth.isEnabled()) {
 			logger.info("API keys are required: " + auth.getKeys().size() + " keys " + auth.getKeys().keySet());
 		}
@@ -59,8 +68,8 @@ public class AdmissionConfiguration {
 
 	@Bean
 	RateLimitPolicy rateLimitPolicy(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,
-			PoolProperties pools) {
-		AdmissionConfigurationCheck.check(auth, rateLimits, models, pools);
+			ObjectProvider<ConfigurationCheck> checks) {
+		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
 		Map<String, RateLimitPolicy.KeyLimits> keys = new LinkedHashMap<>();
 		auth.getKeys().forEach((id, key) -> keys.put(id, new RateLimitPolicy.KeyLimits(
 				(key.getTenant() != null && !key.getTenant().isBlank()) ? key.getTenant() : id, key.getLimits(),

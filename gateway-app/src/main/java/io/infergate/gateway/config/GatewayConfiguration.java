@@ -10,11 +10,14 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.filter.DispatchFilter;
+import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.ObserveFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
 import io.infergate.gateway.filter.ReadRequestFilter;
 import io.infergate.gateway.filter.ResolveModelFilter;
+import io.infergate.gateway.filter.ServedByFilter;
 import io.infergate.gateway.filter.UpstreamRetryFilter;
+import io.infergate.gateway.model.ConfiguredModels;
 import io.infergate.gateway.model.ModelCatalog;
 import io.infergate.gateway.model.ModelProperties;
 import io.infergate.gateway.model.ModelsHandler;
@@ -23,9 +26,11 @@ import io.infergate.gateway.observe.AccessLog;
 import io.infergate.gateway.observe.AccessLogProperties;
 import io.infergate.gateway.observe.InferenceMeters;
 import io.infergate.gateway.observe.InferenceSpanTags;
+import io.infergate.routing.actuate.InferenceModelsContributor;
 import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.pool.PoolProperties;
 
-/** The OpenAI request path: observation, body parsing, model resolution, pool routing, retry and errors. */
+/** The OpenAI request path: observation, body parsing, model resolution and fallbacks, routing, retry, errors. */
 @Configuration(proxyBeanMethods = false)
 public class GatewayConfiguration {
 
@@ -34,9 +39,20 @@ public class GatewayConfiguration {
 		return new ServedModels(registry, WebClient.builder(), properties.getServedModelsRefreshInterval());
 	}
 
+	/** Checked with the pools before any pool is created: see {@link io.infergate.routing.config.ConfigurationCheck}. */
 	@Bean
-	ModelCatalog modelCatalog(ModelProperties models, EndpointRegistry registry, ServedModels served) {
-		return new ModelCatalog(models, registry, served);
+	ConfiguredModels configuredModels(ModelProperties models, PoolProperties pools) {
+		return new ConfiguredModels(models, pools.getPools().keySet());
+	}
+
+	@Bean
+	InferenceModelsContributor inferenceModelsContributor(ConfiguredModels models) {
+		return models::report;
+	}
+
+	@Bean
+	ModelCatalog modelCatalog(ConfiguredModels models, ServedModels served) {
+		return new ModelCatalog(models, served);
 	}
 
 	@Bean
@@ -60,13 +76,23 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
+	ServedByFilter servedByFilter(GatewayProperties properties) {
+		return new ServedByFilter(properties.isServedByHeaders());
+	}
+
+	@Bean
+	ModelFallbackFilter modelFallbackFilter(ModelCatalog catalog) {
+		return new ModelFallbackFilter(catalog);
+	}
+
+	@Bean
 	ResolveModelFilter resolveModelFilter(ModelCatalog catalog, GatewayProperties properties) {
 		return new ResolveModelFilter(catalog, properties.getAssumedMaxTokens());
 	}
 
 	@Bean
-	DispatchFilter dispatchFilter(GatewayProperties properties) {
-		return new DispatchFilter(properties.isServedByHeaders());
+	DispatchFilter dispatchFilter() {
+		return new DispatchFilter();
 	}
 
 	@Bean

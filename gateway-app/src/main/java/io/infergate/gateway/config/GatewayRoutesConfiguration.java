@@ -13,7 +13,8 @@ import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.routing.openai.InferenceApi;
 
 /**
- * One gateway route for every model: the body, not the route, picks the pool. The route's own URI is replaced
+ * One gateway route for every model and every API the model servers serve ({@link InferenceApi}): the body, not the
+ * route, picks the pool. The route's own URI is replaced
  * per request by {@link io.infergate.gateway.filter.PoolRouteFilter}.
  */
 @Configuration(proxyBeanMethods = false)
@@ -27,7 +28,7 @@ public class GatewayRoutesConfiguration {
 			.route(INFERENCE_ROUTE_ID,
 					(route) -> route.method(HttpMethod.POST)
 						.and()
-						.path(InferenceApi.CHAT_COMPLETIONS.path(), InferenceApi.COMPLETIONS.path())
+						.path(InferenceApi.paths())
 						.uri("lb://pool-chosen-per-request"))
 			.build();
 	}

@@ -1,5 +1,7 @@
 package io.infergate.gateway.error;
 
+import java.util.List;
+
 import org.springframework.http.HttpStatus;
 
 import tools.jackson.core.io.JsonStringEncoder;
@@ -23,10 +25,45 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 		return new OpenAiError(HttpStatus.BAD_REQUEST, message, "invalid_request_error", null, "invalid_json");
 	}
 
-	public static OpenAiError unknownModel(String model) {
-		return new OpenAiError(HttpStatus.NOT_FOUND,
-				"The model `" + model + "` does not exist or is not served by this gateway.", "invalid_request_error",
-				"model", "model_not_found");
+	/** Model names in error messages are cut to this many characters: the client sent them, not the gateway. */
+	public static final int MAX_ECHOED_MODEL_CHARS = 256;
+
+	/**
+	 * 404 for a model no pool serves, suggesting {@code closeNames}; echoes at most
+	 * {@value #MAX_ECHOED_MODEL_CHARS} characters of what was sent.
+	 */
+	public static OpenAiError unknownModel(String model, List<String> closeNames) {
+		StringBuilder message = new StringBuilder("The model `").append(echo(model))
+			.append("` does not exist or is not served by this gateway.");
+		if (!closeNames.isEmpty()) {
+			message.append(" Did you mean ");
+			for (int i = 0; i < closeNames.size(); i++) {
+				message.append((i == 0) ? "" : (i == closeNames.size() - 1) ? " or " : ", ")
+					.append('`')
+					.append(echo(closeNames.get(i)))
+					.append('`');
+			}
+			message.append('?');
+		}
+		message.append(" GET /v1/models lists the models.");
+		return new OpenAiError(HttpStatus.NOT_FOUND, message.toString(), "invalid_request_error", "model",
+				"model_not_found");
+	}
+
+	/** {@code model}, cut to {@value #MAX_ECHOED_MODEL_CHARS} characters with an ellipsis. */
+	public static String echo(String model) {
+		if (model.length() <= MAX_ECHOED_MODEL_CHARS) {
+			return model;
+		}
+		int end = Character.isHighSurrogate(model.charAt(MAX_ECHOED_MODEL_CHARS - 1)) ? MAX_ECHOED_MODEL_CHARS - 1
+				: MAX_ECHOED_MODEL_CHARS;
+		return model.substring(0, end) + "…";
+	}
+
+	/** 400 for a request larger than its model can take, with OpenAI's code for it. */
+	public static OpenAiError tooManyTokens(String message) {
+		return new OpenAiError(HttpStatus.BAD_REQUEST, message, "invalid_request_error", null,
+				"context_length_exceeded");
 	}
 
 	public static OpenAiError bodyTooLarge(long limitBytes) {

@@ -1,5 +1,7 @@
 package io.infergate.gateway.filter;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
@@ -78,7 +80,14 @@ public class AdmitFilter implements GlobalFilter, Ordered {
 	private static Mono<Void> admitted(ServerWebExchange exchange, GatewayFilterChain chain, InferenceRequest request,
 			Admission admission) {
 		exchange.getAttributes().put(InfergateAttributes.ADMISSION, admission);
-		return chain.filter(exchange).doFinally((signal) -> admission.complete(used(exchange, request)));
+		// settled before the outcome travels on: a fallback then starts its own attempt on a cleared exchange
+		AtomicBoolean settled = new AtomicBoolean();
+		Runnable settle = () -> {
+			if (settled.compareAndSet(false, true)) {
+				admission.complete(used(exchange, request));
+			}
+		};
+		return chain.filter(exchange).doOnTerminate(settle).doOnCancel(settle);
 	}
 
 	private static TokenUsage used(ServerWebExchange exchange, InferenceRequest request) {

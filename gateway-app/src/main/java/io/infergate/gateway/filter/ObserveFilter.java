@@ -105,13 +105,13 @@ public class ObserveFilter implements GlobalFilter, Ordered {
 		long firstByte = relayed.firstByteNanos();
 		Caller caller = exchange.getAttribute(InfergateAttributes.CALLER);
 		Long queueWait = exchange.getAttribute(InfergateAttributes.QUEUE_WAIT_NANOS);
-		Integer fallbacks = exchange.getAttribute(InfergateAttributes.FALLBACKS);
+		ModelFallbacks fallbacks = exchange.getAttribute(InfergateAttributes.MODEL_FALLBACKS);
 		return new CompletedRequest(exchange.getRequest().getId(), (caller != null) ? caller.keyId() : null,
 				(caller != null) ? caller.tenant() : null, (parsed != null) ? parsed.model() : null,
 				(route != null) ? route.pool() : null, endpoint, profile, status, parsed != null && parsed.stream(),
 				completed, (firstByte != 0) ? firstByte - relayed.receivedNanos() : -1,
 				nowNanos - relayed.receivedNanos(), reportedUsage(exchange), (queueWait != null) ? queueWait : -1,
-				(fallbacks != null) ? fallbacks : -1);
+				(fallbacks != null) ? fallbacks.taken() : -1);
 	}
 
 	/** The usage the model server reported, read by the account-usage step; not the gateway's own count. */

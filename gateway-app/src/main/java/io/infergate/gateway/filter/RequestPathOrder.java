@@ -13,16 +13,22 @@ import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
  * <li>{@link #AUTHENTICATE}: find the caller's API key (401 without a valid one) before any byte of the body is
  * read;</li>
  * <li>{@link #READ_AND_PARSE}: read the body under the size limit, parse the fields the gateway needs;</li>
- * <li>{@link #AUTHORIZE_MODEL}: 403 for a model the key may not call;</li>
- * <li>{@link #RESOLVE_MODEL}: resolve {@code model} to a pool and rewrite it for the pool's servers;</li>
- * <li>{@link #ADMIT}: check and reserve the caller's rate limits (429 when one is reached), and settle them with
- * the real usage when the response ends;</li>
+ * <li>{@link #AUTHORIZE_MODEL}: 403 for a model the key may not call (the model the client names: its fallbacks
+ * are how the operator serves it);</li>
+ * <li>{@link #SERVED_BY}: say on the response what served it, once it commits;</li>
+ * <li>{@link #MODEL_FALLBACK}: run every per-model step below for the requested model, and again for each fallback
+ * while the model cannot serve before the first byte;</li>
+ * <li>{@link #RESOLVE_MODEL}: resolve {@code model} to a pool (split, lane) and rewrite it for the pool's
+ * servers;</li>
+ * <li>{@link #ADMIT}: check and reserve the caller's rate limits for the model being tried (429 when one is
+ * reached, never a fallback), and settle them with the real usage when the response ends;</li>
  * <li>{@link #ACCOUNT_USAGE}: read the tokens the response reports (asking a stream for its usage chunk, which the
  * client then does not see, when the client did not ask for it);</li>
  * <li>{@link #DISPATCH}: open the request's dispatch, decorate the response, release the in-flight count when
  * the response ends;</li>
  * <li>{@link #UPSTREAM_RETRY} and {@link #POOL_ROUTE}: per attempt, point the request at its pool, where the load
- * balancer picks the endpoint.</li>
+ * balancer picks the endpoint; decide on each failure before the first byte whether to retry another endpoint or
+ * hand the request to the next fallback model.</li>
  * </ol>
  * Every step up to {@link #DISPATCH} runs outside the response writer (below {@link NettyWriteResponseFilter}'s
  * order), so the chain it wraps completes only once the response body has been written.
@@ -38,9 +44,15 @@ public final class RequestPathOrder {
 
 	public static final int RESOLVE_MODEL = DISPATCH - 20;
 
-	public static final int AUTHORIZE_MODEL = RESOLVE_MODEL - 5;
-
 	public static final int READ_AND_PARSE = RESOLVE_MODEL - 10;
+
+	/** Wraps resolve and every step after it, which a fallback runs again. */
+	public static final int MODEL_FALLBACK = RESOLVE_MODEL - 5;
+
+	/** Outside the fallbacks, so the headers describe the last model tried. */
+	public static final int SERVED_BY = RESOLVE_MODEL - 7;
+
+	public static final int AUTHORIZE_MODEL = RESOLVE_MODEL - 8;
 
 	public static final int AUTHENTICATE = READ_AND_PARSE - 10;
 

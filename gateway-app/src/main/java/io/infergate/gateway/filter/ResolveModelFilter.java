@@ -10,17 +10,27 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
+import io.infergate.gateway.model.ConfiguredModel;
 import io.infergate.gateway.model.ModelCatalog;
 import io.infergate.gateway.model.ModelRoute;
+import io.infergate.gateway.model.StickyBy;
 import io.infergate.routing.admission.Caller;
+import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.request.InfergateAttributes;
 
 /**
- * Resolves the parsed request's {@code model} to a pool (404 when no pool serves it), builds the
- * {@link InferenceRequest} the scheduler sees, and rewrites {@code model} in the body to what the pool's servers
+ * Resolves the model being tried (the client's, or the fallback {@link ModelFallbacks} is on) to a route: a
+ * configured model's lane, or its weighted target (kept per caller by {@code sticky-by}), or the one pool that serves
+ * an unconfigured model. 404 when nothing serves the client's model, suggesting close names. Then builds the
+ * {@link InferenceRequest} the scheduler sees and rewrites {@code model} in the body to what the pool's servers
  * expect: the target model, or the LoRA adapter's name.
+ * <p>
+ * What the scheduler is told depends on the API's work: a generation counts its prompt estimate and its
+ * {@code max_tokens} (or the assumed default) and carries its prompt for prefix affinity; an encoding (embeddings,
+ * rerank, score) counts its input and carries no prompt; a tokenizer call counts nothing. Lanes compare the same
+ * total: estimated prompt tokens plus {@code max_tokens}.
  */
 public class ResolveModelFilter implements GlobalFilter, Ordered {
 
@@ -49,12 +59,32 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 		if (parsed == null) {
 			return chain.filter(exchange);
 		}
-		ModelRoute route = models.resolve(parsed.model());
-		if (route == null) {
-			return OpenAiErrorResponses.write(exchange, OpenAiError.unknownModel(parsed.model()));
+		InferenceApi.Work work = InferenceExchanges.api(exchange).work();
+		ModelFallbacks fallbacks = exchange.getAttribute(InfergateAttributes.MODEL_FALLBACKS);
+		String model = (fallbacks != null) ? fallbacks.current() : parsed.model();
+		int promptTokens = (work == InferenceApi.Work.TOKENIZER) ? 0 : parsed.inputTokens();
+		int maxTokens = (work != InferenceApi.Work.GENERATION) ? 0
+				: (parsed.maxTokens() != null) ? parsed.maxTokens() : assumedMaxTokens;
+		long tokens = (long) promptTokens + maxTokens;
+		ModelRoute route;
+		ConfiguredModel configured = models.configured(model);
+		if (configured != null) {
+			route = configured.route(stickyKey(configured.stickyBy(), exchange, parsed), tokens);
+			if (route == null) {
+				return noLaneFits(exchange, configured, tokens, fallbacks);
+			}
 		}
-		Caller caller = exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
-		InferenceRequest request = toInferenceRequest(exchange.getRequest(), parsed, route, caller);
+		else {
+			route = models.served(model);
+			if (route == null) {
+				return OpenAiErrorResponses.write(exchange,
+						OpenAiError.unknownModel(model, models.suggestionsFor(model)));
+			}
+		}
+		String promptText = (work == InferenceApi.Work.GENERATION) ? parsed.promptText() : "";
+		InferenceRequest request = new InferenceRequest(route.model(), route.pool(), route.targetModel(),
+				route.adapter(), promptText, promptTokens, maxTokens, parsed.stream(),
+				sessionKey(exchange.getRequest(), parsed), caller(exchange).priority());
 		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, route);
 		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST, request);
 		byte[] body = exchange.getAttribute(InfergateAttributes.REQUEST_BODY);
@@ -64,16 +94,33 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 		return chain.filter(exchange.mutate().request(cachedRequest).build());
 	}
 
-	private InferenceRequest toInferenceRequest(ServerHttpRequest httpRequest, ParsedRequest parsed, ModelRoute route,
-			Caller caller) {
-		String session = httpRequest.getHeaders().getFirst(SESSION_HEADER);
-		if (session == null || session.isBlank()) {
-			session = parsed.user();
+	/** The request's lanes all take fewer tokens: the next fallback, if any, else 400. */
+	private static Mono<Void> noLaneFits(ServerWebExchange exchange, ConfiguredModel model, long tokens,
+			ModelFallbacks fallbacks) {
+		String why = "about " + tokens + " tokens (estimated prompt plus max_tokens), more than any lane of `"
+				+ model.name() + "` takes (at most " + model.largestRequestTokens() + ")";
+		if (fallbacks != null && fallbacks.hasNext()) {
+			return Mono.error(new ModelUnavailableException("the request needs " + why));
 		}
-		int promptTokens = (parsed.promptTokenHint() > 0) ? parsed.promptTokenHint()
-				: InferenceRequest.estimateTokens(parsed.promptText().length());
-		int maxTokens = (parsed.maxTokens() != null) ? parsed.maxTokens() : assumedMaxTokens;
-		return new InferenceRequest(parsed.model(), route.pool(), route.targetModel(), route.adapter(),
-				parsed.promptText(), promptTokens, maxTokens, parsed.stream(), session, caller.priority());
+		return OpenAiErrorResponses.write(exchange, OpenAiError.tooManyTokens("The request needs " + why + "."));
+	}
+
+	/** The key {@code sticky-by} keeps a caller on one target by, or {@code null} for a split by weight alone. */
+	static String stickyKey(StickyBy stickyBy, ServerWebExchange exchange, ParsedRequest parsed) {
+		return switch (stickyBy) {
+			case USER -> parsed.user();
+			case SESSION -> sessionKey(exchange.getRequest(), parsed);
+			case API_KEY -> caller(exchange).keyId();
+			case NONE -> null;
+		};
+	}
+
+	private static String sessionKey(ServerHttpRequest httpRequest, ParsedRequest parsed) {
+		String session = httpRequest.getHeaders().getFirst(SESSION_HEADER);
+		return (session == null || session.isBlank()) ? parsed.user() : session;
+	}
+
+	private static Caller caller(ServerWebExchange exchange) {
+		return exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
 	}
 }

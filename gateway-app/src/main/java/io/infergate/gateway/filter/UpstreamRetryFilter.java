@@ -1,35 +1,55 @@
 package io.infergate.gateway.filter;
 
 import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import reactor.core.publisher.Mono;
 import io.netty.channel.ConnectTimeoutException;
+import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
 import reactor.netty.channel.AbortedException;
+import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.http.client.PrematureCloseException;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
+import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.request.InfergateAttributes;
 
 /**
- * Sends an inference request to another endpoint when the chosen one cannot be reached, or answers 502/503,
- * before the first byte of its response body. Once the body has started the request is never moved: the
- * client may already hold part of the answer.
- * <p>
- * It sits between the route's URL and the pool routing, so a retry runs the pool routing, the load balancer
- * (which skips endpoints the request already tried) and the HTTP client again, re-sending the cached body.
+ * Decides, for every upstream failure before the first byte of the response body, what happens next. It is the one
+ * place those decisions are made:
+ * <ol>
+ * <li><b>Another endpoint of the pool</b>, up to {@code infergate.gateway.retries} times, when the chosen endpoint
+ * cannot be reached or answers 502/503. A retry runs the pool routing, the load balancer (which skips endpoints
+ * the request already tried) and the HTTP client again, re-sending the cached body.</li>
+ * <li><b>The next fallback model</b>, when the request has one left ({@link ModelFallbacks}) and the pool cannot
+ * serve it: no endpoint could be chosen (503 from routing), the last endpoint tried answered 429 or any 5xx, could
+ * not be reached, or timed out, or it answered 400 with a context-length error (vLLM's "This model's maximum context
+ * length is …", SGLang's "… longer than the model's context length …": a 400 body of at most
+ * {@value #MAX_INSPECTED_BODY_BYTES} bytes that mentions "context length"). It signals
+ * {@link ModelUnavailableException} for {@link ModelFallbackFilter}, which runs the per-model steps again.</li>
+ * <li>Otherwise the answer, error or not, goes to the client as the endpoint sent it.</li>
+ * </ol>
+ * Once the body has started nothing moves: the client may already hold part of the answer.
  */
 public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 
 	private static final Log logger = LogFactory.getLog(UpstreamRetryFilter.class);
+
+	/** The largest 400 body read to look for a context-length error. */
+	static final int MAX_INSPECTED_BODY_BYTES = 64 * 1024;
 
 	private final int retries;
 
@@ -45,34 +65,124 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
-		if (dispatch == null || retries == 0) {
+		if (dispatch == null) {
 			return chain.filter(exchange);
 		}
 		return attempt(exchange, chain, dispatch);
 	}
 
 	private Mono<Void> attempt(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch) {
-		return chain.filter(exchange).then(Mono.defer(() -> {
-			HttpStatusCode status = exchange.getResponse().getStatusCode();
-			if (status != null && (status.value() == 502 || status.value() == 503) && canRetry(exchange, dispatch)) {
-				return retry(exchange, chain, dispatch, "answered " + status.value());
+		return chain.filter(exchange)
+			.thenReturn(true)
+			.onErrorResume((ex) -> afterFailure(exchange, chain, dispatch, ex).thenReturn(false))
+			.flatMap((answered) -> answered ? afterAnswer(exchange, chain, dispatch) : Mono.empty());
+	}
+
+	/** The endpoint answered with headers; nothing of the body has been read or written. */
+	private Mono<Void> afterAnswer(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch) {
+		HttpStatusCode status = exchange.getResponse().getStatusCode();
+		if (status == null) {
+			return Mono.empty();
+		}
+		int code = status.value();
+		if ((code == 502 || code == 503) && canRetry(exchange, dispatch)) {
+			return retry(exchange, chain, dispatch, "answered " + code);
+		}
+		if (!canFallBack(exchange)) {
+			return Mono.empty();
+		}
+		if (code == 429 || status.is5xxServerError()) {
+			return fallBack("endpoint " + dispatch.lastEndpoint() + " answered " + code);
+		}
+		if (code == 400) {
+			return fallBackOnContextLengthError(exchange, dispatch);
+		}
+		return Mono.empty();
+	}
+
+	/** The attempt failed without an answer: the endpoint could not be reached, none could be chosen, or timeout. */
+	private Mono<Void> afterFailure(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch,
+			Throwable ex) {
+		if (isConnectFailure(ex) && canRetry(exchange, dispatch)) {
+			return retry(exchange, chain, dispatch, ex.toString());
+		}
+		if (canFallBack(exchange)) {
+			if (isConnectFailure(ex)) {
+				return fallBack("endpoint " + dispatch.lastEndpoint() + " could not be reached: " + ex);
 			}
-			return Mono.<Void>empty();
-		})).onErrorResume((ex) -> isConnectFailure(ex) && canRetry(exchange, dispatch),
-				(ex) -> retry(exchange, chain, dispatch, ex.toString()));
+			if (ex instanceof ResponseStatusException statusException
+					&& statusException.getStatusCode().is5xxServerError()) {
+				RoutingOutcome outcome = dispatch.lastOutcome();
+				boolean unrouted = outcome != null && !outcome.hasEndpoint();
+				return fallBack(unrouted ? "no endpoint: " + outcome.reason()
+						: statusException.getStatusCode().value() + " " + statusException.getReason());
+			}
+		}
+		return Mono.error(ex);
+	}
+
+	/**
+	 * Reads a 400's body, which is small: falls back when it is a context-length error, else writes it to the client
+	 * as it came.
+	 */
+	private Mono<Void> fallBackOnContextLengthError(ServerWebExchange exchange, Dispatch dispatch) {
+		Connection connection = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR);
+		HttpClientResponse upstream = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR);
+		if (connection == null || upstream == null) {
+			return Mono.empty();
+		}
+		long length = declaredLength(upstream.responseHeaders().get(HttpHeaders.CONTENT_LENGTH));
+		if (length < 0 || length > MAX_INSPECTED_BODY_BYTES) {
+			return Mono.empty();
+		}
+		return connection.inbound().receive().aggregate().asByteArray().defaultIfEmpty(new byte[0]).flatMap((body) -> {
+			if (isContextLengthError(body)) {
+				return fallBack("endpoint " + dispatch.lastEndpoint() + " answered 400: the prompt is longer than "
+						+ "its context length");
+			}
+			exchange.getAttributes().remove(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR);
+			ServerHttpResponse response = exchange.getResponse();
+			return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+		});
+	}
+
+	private static Mono<Void> fallBack(String why) {
+		return Mono.error(new ModelUnavailableException(why));
 	}
 
 	private Mono<Void> retry(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch, String why) {
 		logger.info("Endpoint " + dispatch.lastEndpoint() + " " + why + " before any response byte; retrying "
 				+ dispatch.request().requestedModel() + " on another endpoint of pool '" + dispatch.request().pool()
 				+ "'");
-		ServerWebExchangeUtils.reset(exchange);
-		exchange.getResponse().setStatusCode(null);
+		FailedAttempts.forget(exchange);
 		return attempt(exchange, chain, dispatch);
 	}
 
 	private boolean canRetry(ServerWebExchange exchange, Dispatch dispatch) {
 		return dispatch.attempts() > 0 && dispatch.attempts() <= retries && !exchange.getResponse().isCommitted();
+	}
+
+	private static boolean canFallBack(ServerWebExchange exchange) {
+		ModelFallbacks fallbacks = exchange.getAttribute(InfergateAttributes.MODEL_FALLBACKS);
+		return fallbacks != null && fallbacks.hasNext() && !exchange.getResponse().isCommitted();
+	}
+
+	/** The {@code Content-Length} value, or -1 when absent or not a number. */
+	private static long declaredLength(String value) {
+		if (value == null) {
+			return -1;
+		}
+		try {
+			return Long.parseLong(value.strip());
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	/** Whether a 400 body is a model server's context-length error. */
+	static boolean isContextLengthError(byte[] body) {
+		return new String(body, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT).contains("context length");
 	}
 
 	/** Failures that happen before the upstream has sent any response, so the request can safely move. */

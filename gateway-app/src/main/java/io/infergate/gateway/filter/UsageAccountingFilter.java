@@ -9,6 +9,7 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.usage.ResponseUsage;
 import io.infergate.gateway.usage.UsageReadingResponse;
+import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InfergateAttributes;
 
@@ -33,7 +34,10 @@ public class UsageAccountingFilter implements GlobalFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		ServerWebExchange.Builder accounted = exchange.mutate();
+		// stream_options is chat's and text completions'; the Responses API always reports usage at the end
+		InferenceApi api = exchange.getAttribute(InfergateAttributes.INFERENCE_API);
 		boolean askForUsage = parsed.stream() && !parsed.includeUsage()
+				&& (api == InferenceApi.CHAT_COMPLETIONS || api == InferenceApi.COMPLETIONS)
 				&& exchange.getRequest() instanceof CachedBodyRequest;
 		if (askForUsage) {
 			CachedBodyRequest request = (CachedBodyRequest) exchange.getRequest();

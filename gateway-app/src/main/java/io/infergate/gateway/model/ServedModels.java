@@ -87,7 +87,7 @@ public class ServedModels implements EndpointLifecycleListener, SmartLifecycle {
 			return null;
 		}
 		boolean adapter = parent != null && !parent.equals(model);
-		return adapter ? new ModelRoute(pool, parent, model) : new ModelRoute(pool, model, null);
+		return adapter ? new ModelRoute(model, pool, parent, model) : new ModelRoute(model, pool, model, null);
 	}
 
 	/** Every model id some endpoint serves, in discovery order. */

@@ -20,7 +20,7 @@ import io.infergate.routing.admission.TokenUsage;
  * @param durationNanos from arrival to the end of the response
  * @param usage the usage the model server reported, or {@code null} when it reported none
  * @param queueWaitNanos time in the admission queue, or -1 when the request did not queue
- * @param fallbacks fallback models tried after the first target, or -1 when fallbacks do not apply
+ * @param fallbacks fallback models tried after the requested one, or -1 before a model was resolved
  */
 public record CompletedRequest(String requestId, String apiKeyId, String tenant, String model, String pool,
 		String endpoint, String profile, int status, boolean stream, boolean completed, long ttftNanos,

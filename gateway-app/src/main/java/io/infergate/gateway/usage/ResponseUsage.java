@@ -18,7 +18,8 @@ import io.infergate.routing.admission.TokenUsage;
  * The tokens one response used, read from the bytes the gateway relays, without holding the response:
  * <ul>
  * <li>a JSON response: its {@code usage} object, found in the last {@value #TAIL_BYTES} bytes (OpenAI-compatible
- * servers write it after the choices);</li>
+ * servers write it after the choices): {@code prompt_tokens} and {@code completion_tokens}, or the Responses API's
+ * {@code input_tokens} and {@code output_tokens}; an embedding's has no completion tokens;</li>
  * <li>an SSE stream: the {@code usage} of its usage chunk ({@code "choices":[]} and a {@code usage} object), which
  * the client asked for or the gateway did; in the second case that chunk is removed, and every other byte reaches
  * the client as the server sent it;</li>
@@ -231,10 +232,12 @@ public final class ResponseUsage {
 			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
 				String name = parser.currentName();
 				JsonToken value = parser.nextToken();
-				if (value == JsonToken.VALUE_NUMBER_INT && "prompt_tokens".equals(name)) {
+				// the Responses API names them input and output tokens
+				if (value == JsonToken.VALUE_NUMBER_INT && ("prompt_tokens".equals(name) || "input_tokens".equals(name))) {
 					prompt = parser.getLongValue();
 				}
-				else if (value == JsonToken.VALUE_NUMBER_INT && "completion_tokens".equals(name)) {
+				else if (value == JsonToken.VALUE_NUMBER_INT
+						&& ("completion_tokens".equals(name) || "output_tokens".equals(name))) {
 					completion = parser.getLongValue();
 				}
 				else {
@@ -245,9 +248,10 @@ public final class ResponseUsage {
 		catch (JacksonException ex) {
 			return;
 		}
-		if (prompt >= 0 && completion >= 0) {
+		if (prompt >= 0) {
+			// an embedding's usage has no completion tokens
 			promptTokens = prompt;
-			completionTokens = completion;
+			completionTokens = Math.max(completion, 0);
 		}
 	}
 

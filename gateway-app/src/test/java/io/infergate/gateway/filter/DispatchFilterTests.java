@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
-import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -27,7 +26,7 @@ class DispatchFilterTests {
 		MockServerWebExchange exchange = resolved();
 		int[] inFlightWhileResponding = new int[1];
 
-		new DispatchFilter(true).filter(exchange, (e) -> {
+		new DispatchFilter().filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			inFlightWhileResponding[0] = endpoint.inFlightRequests();
 			return Mono.empty();
@@ -42,7 +41,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheClientCancels() {
 		MockServerWebExchange exchange = resolved();
 
-		Disposable subscription = new DispatchFilter(true).filter(exchange, (e) -> {
+		Disposable subscription = new DispatchFilter().filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.never();
 		}).subscribe();
@@ -56,7 +55,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheResponseFails() {
 		MockServerWebExchange exchange = resolved();
 
-		new DispatchFilter(true).filter(exchange, (e) -> {
+		new DispatchFilter().filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.error(new IllegalStateException("upstream reset"));
 		}).onErrorComplete().block();
@@ -65,41 +64,13 @@ class DispatchFilterTests {
 	}
 
 	@Test
-	void saysWhichPoolAndEndpointServedTheResponse() {
-		MockServerWebExchange exchange = resolved();
-
-		new DispatchFilter(true).filter(exchange, (e) -> respondFrom(e, endpoint)).block();
-
-		assertThat(exchange.getResponse().getHeaders().getFirst(DispatchFilter.POOL_HEADER)).isEqualTo("llama");
-		assertThat(exchange.getResponse().getHeaders().getFirst(DispatchFilter.ENDPOINT_HEADER))
-			.isEqualTo("10.0.0.5:8000");
-	}
-
-	@Test
-	void omitsTheServedByHeadersWhenTurnedOff() {
-		MockServerWebExchange exchange = resolved();
-
-		new DispatchFilter(false).filter(exchange, (e) -> respondFrom(e, endpoint)).block();
-
-		assertThat(exchange.getResponse().getHeaders().containsHeader(DispatchFilter.POOL_HEADER)).isFalse();
-		assertThat(exchange.getResponse().getHeaders().containsHeader(DispatchFilter.ENDPOINT_HEADER)).isFalse();
-	}
-
-	@Test
 	void leavesExchangesWithoutAResolvedRequestAlone() {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
 		FilterExchanges.RecordingChain chain = new FilterExchanges.RecordingChain();
 
-		new DispatchFilter(true).filter(exchange, chain).block();
+		new DispatchFilter().filter(exchange, chain).block();
 
 		assertThat(chain.reached().<Object>getAttribute(InfergateAttributes.DISPATCH)).isNull();
-	}
-
-	/** What the proxy does: dispatch, receive the upstream's response, write it. */
-	private static Mono<Void> respondFrom(ServerWebExchange exchange, Endpoint endpoint) {
-		dispatchOf(exchange).dispatchTo(endpoint);
-		exchange.getAttributes().put(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR, new Object());
-		return exchange.getResponse().setComplete();
 	}
 
 	private static Dispatch dispatchOf(ServerWebExchange exchange) {
@@ -109,7 +80,7 @@ class DispatchFilterTests {
 	/** The exchange as the resolve step leaves it. */
 	private static MockServerWebExchange resolved() {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
-		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, new ModelRoute("llama", "llama-8b", null));
+		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, new ModelRoute("llama-8b", "llama", "llama-8b", null));
 		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST,
 				new InferenceRequest("llama-8b", "llama", "llama-8b", null, "hi", 1, 16, false, null, 0));
 		return exchange;

@@ -1,6 +1,7 @@
 package io.infergate.gateway.filter;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -98,8 +99,10 @@ class ObserveFilterTests {
 	@Test
 	void queueWaitAndFallbacksComeFromTheirAttributesWhenSet() {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
+		ModelFallbacks fallbacks = new ModelFallbacks(List.of("llama", "llama-backup"));
+		fallbacks.next();
 		exchange.getAttributes().putAll(Map.of(InfergateAttributes.QUEUE_WAIT_NANOS, 7_000_000L,
-				InfergateAttributes.FALLBACKS, 1));
+				InfergateAttributes.MODEL_FALLBACKS, fallbacks));
 
 		CompletedRequest request = ObserveFilter.completedRequest(exchange, new RelayedResponse(0), 200, true, 10);
 

@@ -1,9 +1,6 @@
 package io.infergate.gateway.filter;
 
-import java.net.URI;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -11,27 +8,32 @@ import reactor.core.publisher.Mono;
 import org.springframework.http.HttpStatus;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
-import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.model.ModelCatalog;
-import io.infergate.gateway.model.ModelProperties;
+import io.infergate.gateway.model.ModelFixtures;
 import io.infergate.gateway.model.ModelRoute;
-import io.infergate.gateway.model.ServedModels;
-import io.infergate.routing.pool.EndpointRegistry;
-import io.infergate.routing.pool.PoolProperties;
+import io.infergate.gateway.model.StickyBy;
+import io.infergate.routing.admission.Caller;
+import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.filter.FilterExchanges.chat;
 import static io.infergate.gateway.filter.FilterExchanges.requestBody;
 import static io.infergate.gateway.filter.FilterExchanges.responseBody;
+import static io.infergate.gateway.model.ModelFixtures.lane;
+import static io.infergate.gateway.model.ModelFixtures.lanes;
+import static io.infergate.gateway.model.ModelFixtures.single;
+import static io.infergate.gateway.model.ModelFixtures.withFallbacks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ResolveModelFilterTests {
 
 	private static final int ASSUMED_MAX_TOKENS = 256;
 
-	private final ResolveModelFilter filter = new ResolveModelFilter(catalog(), ASSUMED_MAX_TOKENS);
+	private final ModelCatalog catalog = catalog();
+
+	private final ResolveModelFilter filter = new ResolveModelFilter(catalog, ASSUMED_MAX_TOKENS);
 
 	private final ReadRequestFilter reader = new ReadRequestFilter(1 << 20);
 
@@ -45,14 +47,15 @@ class ResolveModelFilterTests {
 		filter.filter(exchange, chain).block();
 
 		assertThat(requestBody(chain.reached())).startsWith("{\"model\":\"support-lora\",");
-		assertThat(chain.reached().<ModelRoute>getAttribute(InfergateAttributes.MODEL_ROUTE))
-			.isEqualTo(new ModelRoute("llama", "meta-llama/Llama-3.1-8B-Instruct", "support-lora"));
+		assertThat(chain.reached().<ModelRoute>getAttribute(InfergateAttributes.MODEL_ROUTE)).isEqualTo(
+				new ModelRoute("support-bot", "llama", "meta-llama/Llama-3.1-8B-Instruct", "support-lora"));
 		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
 		assertThat(request.requestedModel()).isEqualTo("support-bot");
 		assertThat(request.pool()).isEqualTo("llama");
 		assertThat(request.adapter()).isEqualTo("support-lora");
 		assertThat(request.maxTokens()).isEqualTo(32);
 		assertThat(request.sessionKey()).isEqualTo("u-1");
+		assertThat(request.promptText()).isEqualTo("\u001euser\u001fhello");
 		assertThat(request.estimatedPromptTokens()).isEqualTo(InferenceRequest.estimateTokens(
 				"\u001euser\u001fhello".length()));
 	}
@@ -72,14 +75,118 @@ class ResolveModelFilterTests {
 	}
 
 	@Test
-	void answersAnUnknownModelWith404AndStops() {
-		MockServerWebExchange exchange = read("{\"model\":\"gpt-5\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+	void answersAnUnknownModelWith404SuggestingCloseNames() {
+		MockServerWebExchange exchange = read("{\"model\":\"gpt-4o-mni\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
 
 		filter.filter(exchange, chain).block();
 
 		assertThat(chain.wasCalled()).isFalse();
 		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
-		assertThat(responseBody(exchange)).contains("\"code\":\"model_not_found\"");
+		assertThat(responseBody(exchange)).contains("\"code\":\"model_not_found\"")
+			.contains("Did you mean `gpt-4o-mini`?");
+	}
+
+	@Test
+	void resolvesTheFallbackBeingTriedRatherThanTheRequestedModel() {
+		MockServerWebExchange exchange = read("{\"model\":\"chat\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+		ModelFallbacks fallbacks = new ModelFallbacks(catalog.attemptOrder("chat"));
+		fallbacks.next();
+		exchange.getAttributes().put(InfergateAttributes.MODEL_FALLBACKS, fallbacks);
+
+		filter.filter(exchange, chain).block();
+
+		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		assertThat(request.requestedModel()).isEqualTo("gpt-4o-mini");
+		assertThat(requestBody(chain.reached())).startsWith("{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",");
+	}
+
+	@Test
+	void picksTheLaneByEstimatedPromptTokensPlusMaxTokens() {
+		// 4 characters a token: "\u001euser\u001f" and 394 x's are 100 tokens; 100 + 100 fits the 200-token lane
+		String prompt = "x".repeat(394);
+		MockServerWebExchange fits = read("{\"model\":\"summarize\",\"max_tokens\":100,\"messages\":[{\"role\":\"user\","
+				+ "\"content\":\"" + prompt + "\"}]}");
+		MockServerWebExchange overflows = read("{\"model\":\"summarize\",\"max_tokens\":101,\"messages\":[{\"role\":"
+				+ "\"user\",\"content\":\"" + prompt + "\"}]}");
+
+		filter.filter(fits, chain).block();
+		String shortLane = chain.reached().<ModelRoute>getAttribute(InfergateAttributes.MODEL_ROUTE).pool();
+		filter.filter(overflows, chain).block();
+		String longLane = chain.reached().<ModelRoute>getAttribute(InfergateAttributes.MODEL_ROUTE).pool();
+
+		assertThat(shortLane).isEqualTo("llama");
+		assertThat(longLane).isEqualTo("llama-long");
+	}
+
+	@Test
+	void answers400WhenNoLaneTakesTheRequestAndNoFallbackIsLeft() {
+		MockServerWebExchange exchange = read("{\"model\":\"bounded\",\"max_tokens\":5000,\"prompt\":\"x\"}",
+				"/v1/completions");
+
+		filter.filter(exchange, chain).block();
+
+		assertThat(chain.wasCalled()).isFalse();
+		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+		assertThat(responseBody(exchange)).contains("\"code\":\"context_length_exceeded\"")
+			.contains("at most 1000");
+	}
+
+	@Test
+	void handsTheRequestToTheNextFallbackWhenNoLaneTakesIt() {
+		MockServerWebExchange exchange = read("{\"model\":\"bounded\",\"max_tokens\":5000,\"prompt\":\"x\"}",
+				"/v1/completions");
+		exchange.getAttributes().put(InfergateAttributes.MODEL_FALLBACKS,
+				new ModelFallbacks(List.of("bounded", "gpt-4o-mini")));
+
+		Throwable signalled = filter.filter(exchange, chain).then(Mono.<Throwable>empty())
+			.onErrorResume(Mono::just)
+			.block();
+
+		assertThat(signalled).isInstanceOf(ModelUnavailableException.class);
+		assertThat(chain.wasCalled()).isFalse();
+	}
+
+	@Test
+	void embeddingsCountTheirInputButCarryNoPromptAndNoOutput() {
+		MockServerWebExchange exchange = read("{\"model\":\"gpt-4o-mini\",\"input\":[\"abcd\",\"efgh\"]}",
+				"/v1/embeddings");
+
+		filter.filter(exchange, chain).block();
+
+		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		assertThat(request.promptText()).isEmpty();
+		assertThat(request.maxTokens()).isZero();
+		assertThat(request.estimatedPromptTokens()).isEqualTo(2);
+	}
+
+	@Test
+	void tokenizerCallsCountNoWork() {
+		MockServerWebExchange exchange = read("{\"model\":\"gpt-4o-mini\",\"prompt\":\"a long text to tokenize\"}",
+				"/tokenize");
+
+		filter.filter(exchange, chain).block();
+
+		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		assertThat(request.estimatedTotalTokens()).isZero();
+	}
+
+	@Test
+	void stickyKeysComeFromTheUserTheSessionOrTheApiKey() {
+		MockServerWebExchange exchange = FilterExchanges.onInferenceRoute(
+				MockServerHttpRequest.post("/v1/chat/completions")
+					.header(ResolveModelFilter.SESSION_HEADER, "s-9")
+					.body("{\"model\":\"m\",\"user\":\"u-1\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}"));
+		reader.filter(exchange, (e) -> Mono.empty()).block();
+		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
+
+		String anonymous = ResolveModelFilter.stickyKey(StickyBy.API_KEY, exchange, parsed);
+		exchange.getAttributes().put(InfergateAttributes.CALLER, new Caller("team-a", "tenant-a", 0, 1.0));
+
+		assertThat(ResolveModelFilter.stickyKey(StickyBy.USER, exchange, parsed)).isEqualTo("u-1");
+		assertThat(ResolveModelFilter.stickyKey(StickyBy.SESSION, exchange, parsed)).isEqualTo("s-9");
+		assertThat(anonymous).isEqualTo(Caller.ANONYMOUS);
+		assertThat(ResolveModelFilter.stickyKey(StickyBy.API_KEY, exchange, parsed)).isEqualTo("team-a");
+		assertThat(ResolveModelFilter.stickyKey(StickyBy.NONE, exchange, parsed)).isNull();
 	}
 
 	/** The exchange as the read step leaves it. */
@@ -89,21 +196,18 @@ class ResolveModelFilterTests {
 		return exchange;
 	}
 
-	private static ModelCatalog catalog() {
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setEndpoints(List.of(URI.create("http://127.0.0.1:1")));
-		EndpointRegistry registry = new EndpointRegistry(Map.of("llama", pool));
-		ModelProperties models = new ModelProperties();
-		models.getModels().put("gpt-4o-mini", model("llama", "meta-llama/Llama-3.1-8B-Instruct", null));
-		models.getModels().put("support-bot", model("llama", "meta-llama/Llama-3.1-8B-Instruct", "support-lora"));
-		return new ModelCatalog(models, registry, new ServedModels(registry, WebClient.builder(), Duration.ofHours(1)));
+	private MockServerWebExchange read(String json, String path) {
+		MockServerWebExchange exchange = FilterExchanges.onInferenceRoute(MockServerHttpRequest.post(path).body(json));
+		reader.filter(exchange, (e) -> Mono.empty()).block();
+		return exchange;
 	}
 
-	private static ModelProperties.Model model(String pool, String target, String adapter) {
-		ModelProperties.Model model = new ModelProperties.Model();
-		model.setPool(pool);
-		model.setTargetModel(target);
-		model.setAdapter(adapter);
-		return model;
+	private static ModelCatalog catalog() {
+		return ModelFixtures.catalog(ModelFixtures.properties(
+				"gpt-4o-mini", single("llama", "meta-llama/Llama-3.1-8B-Instruct", null),
+				"support-bot", single("llama", "meta-llama/Llama-3.1-8B-Instruct", "support-lora"),
+				"chat", withFallbacks(single("llama", "meta-llama/Llama-3.3-70B-Instruct", null), "gpt-4o-mini"),
+				"summarize", lanes("meta-llama/Llama-3.1-8B-Instruct", lane(200, "llama"), lane(null, "llama-long")),
+				"bounded", lanes(null, lane(1000, "llama"))), "llama", "llama-long");
 	}
 }

@@ -27,7 +27,7 @@ class UpstreamCredentialHeadersFilterTests {
 
 	private static MockServerWebExchange routedTo(String pool) {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
-		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, new ModelRoute(pool, "m", null));
+		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, new ModelRoute("m", pool, "m", null));
 		return exchange;
 	}
 

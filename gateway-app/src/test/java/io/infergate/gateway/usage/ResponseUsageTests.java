@@ -46,6 +46,27 @@ class ResponseUsageTests {
 	}
 
 	@Test
+	void readsAnEmbeddingsUsageWithoutCompletionTokens() {
+		ResponseUsage usage = new ResponseUsage(false);
+		usage.readJson(buffer("{\"object\":\"list\",\"data\":[{\"embedding\":[0.1]}],"
+				+ "\"usage\":{\"prompt_tokens\":9,\"total_tokens\":9}}"));
+
+		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(9, 0, true));
+	}
+
+	@Test
+	void readsTheResponsesApisInputAndOutputTokensFromItsCompletedEvent() {
+		ResponseUsage usage = new ResponseUsage(false);
+
+		relay(usage, "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"Hi\"}\n\n",
+				"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\","
+						+ "\"usage\":{\"input_tokens\":21,\"input_tokens_details\":{\"cached_tokens\":0},"
+						+ "\"output_tokens\":5,\"total_tokens\":26}}}\n\n");
+
+		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(21, 5, true));
+	}
+
+	@Test
 	void removesTheUsageChunkItAskedForWhereverTheBuffersSplitTheEvents() {
 		String stream = ROLE + CONTENT + CONTENT + USAGE + DONE;
 		ResponseUsage usage = new ResponseUsage(true);

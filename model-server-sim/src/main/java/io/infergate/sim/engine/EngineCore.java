@@ -128,12 +128,16 @@ final class EngineCore {
 		if (numPromptTokens < 1) {
 			return "The prompt is empty.";
 		}
+		int maxModelLen = this.config.maxModelLen();
+		if (numPromptTokens > maxModelLen) {
+			return "This model's maximum context length is " + maxModelLen + " tokens. However, your request has "
+					+ numPromptTokens + " input tokens. Please reduce the length of the input messages.";
+		}
 		long requested = (long) numPromptTokens + maxTokens;
-		if (requested > this.config.maxModelLen()) {
-			return "This model's maximum context length is " + this.config.maxModelLen()
-					+ " tokens. However, you requested " + requested + " tokens (" + numPromptTokens
-					+ " in the messages, " + maxTokens
-					+ " in the completion). Please reduce the length of the messages or completion.";
+		if (requested > maxModelLen) {
+			return "'max_tokens' or 'max_completion_tokens' is too large: " + maxTokens + ". This model's maximum "
+					+ "context length is " + maxModelLen + " tokens and your request has " + numPromptTokens
+					+ " input tokens (" + maxTokens + " > " + maxModelLen + " - " + numPromptTokens + ").";
 		}
 		long blocksNeeded = (requested + this.blockSize - 1) / this.blockSize;
 		if (blocksNeeded > this.kvBlocks.numBlocks()) {

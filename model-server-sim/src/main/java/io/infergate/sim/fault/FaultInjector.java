@@ -8,8 +8,9 @@ import java.time.Duration;
  * <ul>
  * <li><b>Stalled metrics:</b> each {@code /metrics} request is held until the stall is cleared, or for a given time
  * if one was set (each request waits at most that long).</li>
- * <li><b>Failed generations:</b> the next {@code count} generation requests are answered with a given status
- * (e.g. 502, 503) and an OpenAI error body, before any stream byte.</li>
+ * <li><b>Failed generations:</b> the next {@code count} requests for the engine (generations, responses,
+ * embeddings, rerank, score) are answered with a given status (e.g. 429, 502, 503) and an OpenAI error body, before
+ * any stream byte.</li>
  * <li><b>Aborted streams:</b> every streaming response while set has its connection closed abruptly after
  * {@code chunks} content chunks, without {@code [DONE]} or the closing chunk of the chunked encoding.</li>
  * <li><b>Delayed generations:</b> every generation request while set is held for a given time before it reaches

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -36,9 +34,7 @@ public final class GenerationHandler implements HttpHandler {
 
 	private final String path;
 
-	private final String baseModel;
-
-	private final List<String> adapters;
+	private final ServedModel models;
 
 	private final WallClockEngine engine;
 
@@ -50,8 +46,7 @@ public final class GenerationHandler implements HttpHandler {
 			TraceHeaders traceHeaders) {
 		this.chat = chat;
 		this.path = chat ? "/v1/chat/completions" : "/v1/completions";
-		this.baseModel = baseModel;
-		this.adapters = engine.config().loraModules();
+		this.models = new ServedModel(baseModel, engine.config().loraModules());
 		this.engine = engine;
 		this.faults = faults;
 		this.traceHeaders = traceHeaders;
@@ -74,20 +69,11 @@ public final class GenerationHandler implements HttpHandler {
 
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
-		if (!HttpResponses.isExactly(exchange, this.path)) {
-			HttpResponses.sendNotFound(exchange);
-			return;
+		byte[] body = HttpResponses.postBody(exchange, this.path);
+		if (body != null) {
+			this.traceHeaders.record(exchange.getRequestHeaders().getFirst(TraceHeaders.TRACEPARENT));
 		}
-		if (!"POST".equals(exchange.getRequestMethod())) {
-			HttpResponses.sendMethodNotAllowed(exchange);
-			return;
-		}
-		byte[] body = exchange.getRequestBody().readAllBytes();
-		this.traceHeaders.record(exchange.getRequestHeaders().getFirst(TraceHeaders.TRACEPARENT));
-		int failStatus = this.faults.takeGenerationFailure();
-		if (failStatus != 0) {
-			HttpResponses.sendError(exchange, new OpenAiError(failStatus, "InjectedFault",
-					"Injected fault: this request was answered with status " + failStatus + ".", null));
+		if (body == null || HttpResponses.answeredByFault(exchange, this.faults)) {
 			return;
 		}
 		Generation generation;
@@ -246,22 +232,9 @@ public final class GenerationHandler implements HttpHandler {
 
 	private Generation parse(byte[] body, String requestId) throws OpenAiError {
 		JsonNode root = Json.readObject(body);
-		String model = this.baseModel;
-		JsonNode modelNode = root.get("model");
-		if (modelNode != null && !modelNode.isNull()) {
-			if (!modelNode.isString()) {
-				throw OpenAiError.badRequest("'model' must be a string.", "model");
-			}
-			model = modelNode.stringValue();
-		}
-		String adapter = null;
-		if (!model.equals(this.baseModel)) {
-			if (!this.adapters.contains(model)) {
-				throw OpenAiError.modelNotFound(model);
-			}
-			adapter = model;
-		}
-		int[] promptTokens = this.chat ? Tokenizer.encode(ChatTemplate.render(messages(root))) : prompt(root);
+		String model = this.models.name(root);
+		String adapter = this.models.adapterOf(model);
+		int[] promptTokens = this.chat ? Tokenizer.encode(ChatTemplate.render(ChatMessages.read(root.get("messages"), "messages"))) : prompt(root);
 		int maxTokens = maxTokens(root);
 		boolean stream = booleanField(root, "stream");
 		boolean includeUsage = false;
@@ -274,43 +247,6 @@ public final class GenerationHandler implements HttpHandler {
 			throw OpenAiError.badRequest(reason, this.chat ? "messages" : "prompt");
 		}
 		return new Generation(model, adapter, promptTokens, maxTokens, stream, includeUsage, requestId);
-	}
-
-	private static List<ChatTemplate.Message> messages(JsonNode root) throws OpenAiError {
-		JsonNode messages = root.get("messages");
-		if (messages == null || !messages.isArray() || messages.isEmpty()) {
-			throw OpenAiError.badRequest("'messages' is required and must be a non-empty array.", "messages");
-		}
-		List<ChatTemplate.Message> rendered = new ArrayList<>(messages.size());
-		for (JsonNode message : messages.values()) {
-			JsonNode role = message.get("role");
-			if (role == null || !role.isString()) {
-				throw OpenAiError.badRequest("Each message needs a string 'role'.", "messages");
-			}
-			rendered.add(new ChatTemplate.Message(role.stringValue(), content(message.get("content"))));
-		}
-		return rendered;
-	}
-
-	/** A message's text: a string, an array of parts whose {@code text} fields are joined, or nothing. */
-	private static String content(JsonNode content) throws OpenAiError {
-		if (content == null || content.isNull()) {
-			return "";
-		}
-		if (content.isString()) {
-			return content.stringValue();
-		}
-		if (content.isArray()) {
-			StringBuilder text = new StringBuilder();
-			for (JsonNode part : content.values()) {
-				JsonNode partText = part.get("text");
-				if (partText != null && partText.isString()) {
-					text.append(partText.stringValue());
-				}
-			}
-			return text.toString();
-		}
-		throw OpenAiError.badRequest("A message's 'content' must be a string or an array of parts.", "messages");
 	}
 
 	/** A string, an array of token ids, or an array holding one string. */

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 import com.sun.net.httpserver.HttpExchange;
+import io.infergate.sim.fault.FaultInjector;
 
 /** Writing whole responses, and the OpenAI-shaped errors every endpoint answers with. */
 final class HttpResponses {
@@ -43,6 +44,32 @@ final class HttpResponses {
 	static void sendNotFound(HttpExchange exchange) throws IOException {
 		sendError(exchange, new OpenAiError(404, "NotFoundError", "Not found: " + exchange.getRequestURI().getPath(),
 				null));
+	}
+
+	/**
+	 * The body of a {@code POST} to exactly {@code path}, or {@code null} once anything else has been answered 404
+	 * or 405.
+	 */
+	static byte[] postBody(HttpExchange exchange, String path) throws IOException {
+		if (!isExactly(exchange, path)) {
+			sendNotFound(exchange);
+			return null;
+		}
+		if (!"POST".equals(exchange.getRequestMethod())) {
+			sendMethodNotAllowed(exchange);
+			return null;
+		}
+		return exchange.getRequestBody().readAllBytes();
+	}
+
+	/** Answers with the injected failure when one is due; whether it did. */
+	static boolean answeredByFault(HttpExchange exchange, FaultInjector faults) throws IOException {
+		int failStatus = faults.takeGenerationFailure();
+		if (failStatus == 0) {
+			return false;
+		}
+		sendError(exchange, OpenAiError.injected(failStatus));
+		return true;
 	}
 
 	/** Whether the request is for exactly {@code path}; contexts also match longer paths. */

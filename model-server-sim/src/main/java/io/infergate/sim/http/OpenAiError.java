@@ -27,6 +27,12 @@ final class OpenAiError extends Exception {
 		return new OpenAiError(404, "NotFoundError", "The model `" + model + "` does not exist.", "model");
 	}
 
+	/** The answer of a fault-injected request. */
+	static OpenAiError injected(int status) {
+		return new OpenAiError(status, "InjectedFault",
+				"Injected fault: this request was answered with status " + status + ".", null);
+	}
+
 	int status() {
 		return this.status;
 	}

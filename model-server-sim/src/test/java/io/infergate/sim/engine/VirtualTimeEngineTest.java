@@ -271,7 +271,11 @@ class VirtualTimeEngineTest {
 	void refusesRequestsLongerThanTheModelLengthInVllmsWords() {
 		VirtualTimeEngine engine = new VirtualTimeEngine(config().maxModelLen(100).build(), this.events);
 
-		assertThat(engine.rejectionReason(90, 20, null)).startsWith("This model's maximum context length is 100 tokens");
+		assertThat(engine.rejectionReason(90, 20, null)).isEqualTo("'max_tokens' or 'max_completion_tokens' is too "
+				+ "large: 20. This model's maximum context length is 100 tokens and your request has 90 input tokens "
+				+ "(20 > 100 - 90).");
+		assertThat(engine.rejectionReason(101, 1, null)).isEqualTo("This model's maximum context length is 100 "
+				+ "tokens. However, your request has 101 input tokens. Please reduce the length of the input messages.");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> engine.submit(0, new EngineRequest(Prompts.tokens(90, 24), null, 20)));
 		assertThat(engine.rejectionReason(80, 20, null)).isNull();

@@ -30,7 +30,8 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * {@code /actuator/inference}: every pool with its endpoints' latest metrics (their age, and whether they are
  * stale under the saturation detector's threshold) and the gateway's in-flight counts, then the most recent
  * scheduling decisions, newest first (each candidate's raw scores, the {@code prefix-cache} score being its prefix
- * match), then the prefix index's figures, then each tenant's usage against its limits.
+ * match), then the prefix index's figures, then the configured models' routing (from the application's
+ * {@link InferenceModelsContributor}), then each tenant's usage against its limits.
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
@@ -47,17 +48,24 @@ public class InferenceEndpoint {
 
 	private final PrefixIndex prefixIndex;
 
+	private final InferenceModelsContributor models;
+
 	private final RateLimiter rateLimiter;
 
-	/** @param rateLimiter admission by rate limits, whose tenants are reported; {@code null} for none */
+	/**
+	 * @param models the application's model routing, or one that reports none
+	 * @param rateLimiter admission by rate limits, whose tenants are reported; {@code null} for none
+	 */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
-			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, RateLimiter rateLimiter) {
+			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, InferenceModelsContributor models,
+			RateLimiter rateLimiter) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
 		this.saturation = saturation;
 		this.clock = clock;
 		this.prefixIndex = prefixIndex;
+		this.models = models;
 		this.rateLimiter = rateLimiter;
 	}
 
@@ -79,7 +87,8 @@ public class InferenceEndpoint {
 		for (DecisionRecord record : decisions.recent()) {
 			recent.add(decision(record));
 		}
-		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null, tenants());
+		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null, models.models(),
+				tenants());
 	}
 
 	private List<InferenceReport.Tenant> tenants() {

@@ -8,12 +8,13 @@ import io.infergate.routing.prefix.PrefixIndexStats;
 /**
  * The body of {@code GET /actuator/inference}. Field names are part of the contract that tests, the dashboard and
  * operators' scripts read. {@code prefixIndex} (the approximate prefix index's size, blocks per endpoint, memory and
- * the hit ratio of its own predictions) is {@code null} when no profile uses the index. {@code tenants} lists each
- * tenant's requests and tokens since startup and its current usage against each limit that applies to it (its own,
- * and those of its keys and key × model pairs); it is empty while neither keys nor limits are configured.
+ * the hit ratio of its own predictions) is {@code null} when no profile uses the index. {@code models} shows how each
+ * configured model name routes, with counts since start. {@code tenants} lists each tenant's requests and tokens
+ * since startup and its current usage against each limit that applies to it (its own, and those of its keys and
+ * key × model pairs); it is empty while neither keys nor limits are configured.
  */
 public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex,
-		List<Tenant> tenants) {
+		List<Model> models, List<Tenant> tenants) {
 
 	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints) {
 	}
@@ -57,5 +58,27 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 	 */
 	public record LimitUsage(String scope, String subject, String limit, long value, long used, long remaining,
 			long resetMillis) {
+	}
+
+	/**
+	 * A configured model name: its weighted {@code targets} (one for a single-target model) or its {@code lanes}, how
+	 * {@code stickyBy} keeps a caller on one target ({@code user}, {@code session}, {@code api-key} or
+	 * {@code none}), its {@code fallbacks} in the order they are tried, and {@code fallbacksTaken}: requests that this
+	 * model could not serve before their first byte and that moved on to the next fallback.
+	 */
+	public record Model(String name, List<Target> targets, List<Lane> lanes, String stickyBy, List<String> fallbacks,
+			long fallbacksTaken) {
+	}
+
+	/** One weighted target; {@code requests} counts the requests routed to it, fallback attempts included. */
+	public record Target(String pool, String targetModel, String adapter, int weight, long requests) {
+	}
+
+	/**
+	 * One lane: requests whose estimated prompt tokens plus {@code max_tokens} are at most {@code maxTokens}
+	 * ({@code null}: any) go to its pool as {@code targetModel} (and {@code adapter}), unless an earlier lane took
+	 * them; {@code requests} counts them.
+	 */
+	public record Lane(Integer maxTokens, String pool, String targetModel, String adapter, long requests) {
 	}
 }

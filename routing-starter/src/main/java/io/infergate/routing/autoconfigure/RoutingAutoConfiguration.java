@@ -2,6 +2,7 @@ package io.infergate.routing.autoconfigure;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,12 +17,17 @@ import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceEndpoint;
+import io.infergate.routing.actuate.InferenceModelsContributor;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.actuate.InferencePoolsHealthIndicator;
 import io.infergate.routing.actuate.ReadinessProperties;
+import io.infergate.routing.config.ConfigurationCheck;
+import io.infergate.routing.config.InvalidConfigurationException;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
 import io.infergate.routing.kvevents.KvEventSubscriber;
@@ -30,6 +36,7 @@ import io.infergate.routing.loadbalancer.InfergateLoadBalancerClientConfiguratio
 import io.infergate.routing.metrics.EndpointScraping;
 import io.infergate.routing.metrics.MetricsScrapers;
 import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.pool.PoolProfilesCheck;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.EngineBlockIndexConfiguration;
@@ -51,8 +58,20 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
 @LoadBalancerClients(defaultConfiguration = InfergateLoadBalancerClientConfiguration.class)
 public class RoutingAutoConfiguration {
 
+	/** First among the checks: pools are what everything else names. */
 	@Bean
-	EndpointRegistry endpointRegistry(PoolProperties properties) {
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	PoolProfilesCheck poolProfilesCheck(PoolProperties properties, SchedulingProfiles profiles) {
+		return new PoolProfilesCheck(properties, profiles.names());
+	}
+
+	/**
+	 * The pools, created only once every {@link ConfigurationCheck} of the application passes, so a start with bad
+	 * names fails with all of them listed and before any pool is scraped or routed to.
+	 */
+	@Bean
+	EndpointRegistry endpointRegistry(PoolProperties properties, ObjectProvider<ConfigurationCheck> checks) {
+		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
 		return new EndpointRegistry(properties.getPools());
 	}
 
@@ -91,9 +110,10 @@ public class RoutingAutoConfiguration {
 	@ConditionalOnAvailableEndpoint
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
-			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<RateLimiter> rateLimiter) {
+			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<InferenceModelsContributor> models,
+			ObjectProvider<RateLimiter> rateLimiter) {
 		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
-				rateLimiter.getIfAvailable());
+				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable());
 	}
 
 	@Bean

@@ -7,14 +7,16 @@ package io.infergate.routing.openai;
  * @param modelValueStart byte offset of the opening quote of the {@code model} value
  * @param modelValueEnd byte offset just past its closing quote
  * @param stream the {@code stream} flag
- * @param maxTokens {@code max_completion_tokens} or {@code max_tokens}, or {@code null} when absent
- * @param promptText the prompt as one string, as {@link PromptText} builds it
- * @param promptTokenHint tokens given as token ids in a completion prompt (they count one each), else 0
+ * @param maxTokens {@code max_completion_tokens}, {@code max_output_tokens} or {@code max_tokens}, or {@code null}
+ * when absent
+ * @param promptText the input as one string, as {@link PromptText} builds it
+ * @param inputTokens the input's estimated tokens: characters / 4 rounded up, plus one per token id, with a rerank or
+ * score query counted once per document it is paired with
  * @param user the {@code user} value, or {@code null}
  * @param streamOptions what {@code stream_options} says about usage
  */
 public record ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
-		String promptText, int promptTokenHint, String user, StreamOptions streamOptions) {
+		String promptText, int inputTokens, String user, StreamOptions streamOptions) {
 
 	/** Whether the client asked for the final usage chunk of a stream, {@code stream_options.include_usage}. */
 	public boolean includeUsage() {

@@ -30,7 +30,13 @@ public final class InfergateAttributes {
 	/** The {@link io.infergate.routing.openai.ParsedRequest}: the fields of the body the gateway needs. */
 	public static final String PARSED_REQUEST = PREFIX + "parsedRequest";
 
-	/** The resolved model route (pool, target model, adapter) of the request. */
+	/**
+	 * The models a request may still be served by, in order, and the fallbacks it has taken so far. The resolve step
+	 * and everything after it run once per model tried.
+	 */
+	public static final String MODEL_FALLBACKS = PREFIX + "modelFallbacks";
+
+	/** The resolved model route (pool, target model, adapter) of the request, for the model being tried. */
 	public static final String MODEL_ROUTE = PREFIX + "modelRoute";
 
 	/** The {@link InferenceRequest} the scheduler sees. */
@@ -56,9 +62,6 @@ public final class InfergateAttributes {
 	 * {@code Long}); absent when it did not queue.
 	 */
 	public static final String QUEUE_WAIT_NANOS = PREFIX + "queueWaitNanos";
-
-	/** How many fallback models the request was sent to after its first target (an {@code Integer}). */
-	public static final String FALLBACKS = PREFIX + "fallbacks";
 
 	private InfergateAttributes() {
 	}

@@ -82,7 +82,7 @@ class OpenAiRequestParserTests {
 		assertThat(parse("{\"model\":\"m\",\"prompt\":\"once upon\"}", InferenceApi.COMPLETIONS).promptText())
 			.isEqualTo("once upon");
 		ParsedRequest tokens = parse("{\"model\":\"m\",\"prompt\":[[1,2,3],[4]]}", InferenceApi.COMPLETIONS);
-		assertThat(tokens.promptTokenHint()).isEqualTo(4);
+		assertThat(tokens.inputTokens()).isEqualTo(4);
 	}
 
 	@Test
@@ -132,5 +132,87 @@ class OpenAiRequestParserTests {
 		assertThatExceptionOfType(InvalidRequestException.class)
 			.isThrownBy(() -> parse("{\"model\":\"a\",\"prompt\":\"p\",\"model\":\"b\"}", InferenceApi.COMPLETIONS))
 			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("model"));
+	}
+
+	@Test
+	void readsEmbeddingsInputAsStringsOrTokenIds() throws Exception {
+		ParsedRequest strings = parse("{\"model\":\"e\",\"input\":[\"abcd\",\"efgh\"],\"encoding_format\":\"base64\"}",
+				InferenceApi.EMBEDDINGS);
+		ParsedRequest ids = parse("{\"model\":\"e\",\"input\":[[1,2,3],[4,5]]}", InferenceApi.EMBEDDINGS);
+
+		assertThat(strings.promptText()).isEqualTo("abcd\u001eefgh");
+		assertThat(strings.inputTokens()).isEqualTo(2);
+		assertThat(ids.inputTokens()).isEqualTo(5);
+	}
+
+	@Test
+	void readsEmbeddingsMessagesAsVllmTakesThem() throws Exception {
+		ParsedRequest parsed = parse("{\"model\":\"e\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+				InferenceApi.EMBEDDINGS);
+
+		assertThat(parsed.promptText()).isEqualTo("\u001euser\u001fhi");
+	}
+
+	@Test
+	void readsTheResponsesInstructionsBeforeItsInputWhereverTheyStand() throws Exception {
+		ParsedRequest parsed = parse("""
+				{"model":"m","input":[{"role":"user","content":[{"type":"input_text","text":"hi"}]},
+				{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},
+				{"type":"function_call_output","call_id":"c1","output":"42"}],
+				"instructions":"be brief","max_output_tokens":50,"stream":true}""", InferenceApi.RESPONSES);
+		ParsedRequest text = parse("{\"model\":\"m\",\"input\":\"hi\"}", InferenceApi.RESPONSES);
+
+		assertThat(parsed.promptText()).isEqualTo("\u001esystem\u001fbe brief\u001euser\u001fhi\u001etool\u001f42");
+		assertThat(parsed.maxTokens()).isEqualTo(50);
+		assertThat(parsed.stream()).isTrue();
+		assertThat(text.promptText()).isEqualTo("\u001euser\u001fhi");
+	}
+
+	@Test
+	void countsARerankQueryOncePerDocument() throws Exception {
+		// query 8 characters against 3 documents of 4: 3 × 8 + 12 = 36 characters
+		ParsedRequest parsed = parse("{\"model\":\"r\",\"query\":\"12345678\",\"documents\":[\"aaaa\",\"bbbb\",\"cccc\"],"
+				+ "\"top_n\":2}", InferenceApi.RERANK);
+
+		assertThat(parsed.inputTokens()).isEqualTo(9);
+	}
+
+	@Test
+	void readsScorePairs() throws Exception {
+		ParsedRequest oneToMany = parse("{\"model\":\"s\",\"text_1\":\"12345678\",\"text_2\":[\"aaaa\",\"bbbb\"]}",
+				InferenceApi.SCORE);
+		ParsedRequest zipped = parse("{\"model\":\"s\",\"text_1\":[\"1234\",\"5678\"],\"text_2\":[\"aaaa\",\"bbbb\"]}",
+				InferenceApi.SCORE);
+
+		assertThat(oneToMany.inputTokens()).isEqualTo(6);
+		assertThat(zipped.inputTokens()).isEqualTo(4);
+	}
+
+	@Test
+	void readsTokenizeAndDetokenizeBodies() throws Exception {
+		assertThat(parse("{\"model\":\"m\",\"prompt\":\"abcdefgh\"}", InferenceApi.TOKENIZE).inputTokens()).isEqualTo(2);
+		assertThat(parse("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
+				InferenceApi.TOKENIZE).promptText()).isEqualTo("\u001euser\u001fx");
+		assertThat(parse("{\"model\":\"m\",\"tokens\":[1,2,3]}", InferenceApi.DETOKENIZE).inputTokens()).isEqualTo(3);
+	}
+
+	@Test
+	void namesTheMissingInputOfEachApi() {
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"e\"}", InferenceApi.EMBEDDINGS))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("input"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"r\",\"query\":\"q\"}", InferenceApi.RERANK))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("documents"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"s\",\"text_2\":\"q\"}", InferenceApi.SCORE))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("text_1"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"m\",\"tokens\":[\"a\"]}", InferenceApi.DETOKENIZE))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("tokens"));
+		assertThatExceptionOfType(InvalidRequestException.class)
+			.isThrownBy(() -> parse("{\"model\":\"e\",\"input\":\"a\",\"messages\":[{\"role\":\"user\"}]}",
+					InferenceApi.EMBEDDINGS))
+			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("messages"));
 	}
 }

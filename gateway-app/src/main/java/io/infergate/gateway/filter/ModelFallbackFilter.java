@@ -1,0 +1,84 @@
+package io.infergate.gateway.filter;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.core.Ordered;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.model.ConfiguredModel;
+import io.infergate.gateway.model.ModelCatalog;
+import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.request.InfergateAttributes;
+
+/**
+ * Serves a request from its model's fallbacks when the model cannot serve it before the first byte. It wraps every
+ * per-model step (resolve, admission, dispatch, the endpoint retries), so on a fallback those steps run again for
+ * the fallback model: its own route, its own limits, a fresh dispatch.
+ * <p>
+ * What counts as "cannot serve" is decided where the upstream's answer is seen, in {@link UpstreamRetryFilter} (and,
+ * for a request that fits no lane, in {@link ResolveModelFilter}); they signal it with a
+ * {@link ModelUnavailableException}, only while a fallback is left and nothing has been written. A response that
+ * any step writes itself, an admission's 429 for instance, is the request's answer and never falls back.
+ */
+public class ModelFallbackFilter implements GlobalFilter, Ordered {
+
+	private static final Log logger = LogFactory.getLog(ModelFallbackFilter.class);
+
+	private final ModelCatalog models;
+
+	public ModelFallbackFilter(ModelCatalog models) {
+		this.models = models;
+	}
+
+	@Override
+	public int getOrder() {
+		return RequestPathOrder.MODEL_FALLBACK;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
+		if (parsed == null) {
+			return chain.filter(exchange);
+		}
+		ModelFallbacks fallbacks = new ModelFallbacks(models.attemptOrder(parsed.model()));
+		exchange.getAttributes().put(InfergateAttributes.MODEL_FALLBACKS, fallbacks);
+		return attempt(exchange, chain, fallbacks);
+	}
+
+	private Mono<Void> attempt(ServerWebExchange exchange, GatewayFilterChain chain, ModelFallbacks fallbacks) {
+		return chain.filter(exchange)
+			.onErrorResume(ModelUnavailableException.class, (ex) -> fallBack(exchange, chain, fallbacks, ex));
+	}
+
+	private Mono<Void> fallBack(ServerWebExchange exchange, GatewayFilterChain chain, ModelFallbacks fallbacks,
+			ModelUnavailableException cause) {
+		if (!fallbacks.hasNext() || exchange.getResponse().isCommitted()) {
+			return Mono.error(new IllegalStateException("fallback signalled without a fallback to take", cause));
+		}
+		String from = fallbacks.current();
+		ConfiguredModel model = models.configured(from);
+		if (model != null) {
+			model.countFallbackTaken();
+		}
+		String to = fallbacks.next();
+		logger.info("Model '" + from + "' could not serve the request before any response byte (" + cause.getMessage()
+				+ "); falling back to '" + to + "'");
+		clearAttempt(exchange);
+		return attempt(exchange, chain, fallbacks);
+	}
+
+	/** Forgets everything the failed model's steps left on the exchange, as if they had not run. */
+	private static void clearAttempt(ServerWebExchange exchange) {
+		FailedAttempts.forget(exchange);
+		for (String attribute : new String[] { InfergateAttributes.MODEL_ROUTE, InfergateAttributes.INFERENCE_REQUEST,
+				InfergateAttributes.ADMISSION, InfergateAttributes.RESPONSE_USAGE, InfergateAttributes.DISPATCH }) {
+			exchange.getAttributes().remove(attribute);
+		}
+	}
+
+}

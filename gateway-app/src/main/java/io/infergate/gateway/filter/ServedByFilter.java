@@ -1,0 +1,72 @@
+package io.infergate.gateway.filter;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.request.InfergateAttributes;
+
+/**
+ * Says what served a dispatched request, on its response: {@code x-infergate-pool}, {@code x-infergate-model} (the
+ * target model), {@code x-infergate-fallbacks} (fallbacks taken) and, once an endpoint answered,
+ * {@code x-infergate-endpoint} ({@code host:port}). The headers are written as the response commits, from the last
+ * model and endpoint tried, so a retried or fallen-back request names what finally answered. A request that no step
+ * dispatched (a 404 model, an admission's 429) gets none.
+ */
+public class ServedByFilter implements GlobalFilter, Ordered {
+
+	public static final String ENDPOINT_HEADER = "x-infergate-endpoint";
+
+	public static final String POOL_HEADER = "x-infergate-pool";
+
+	public static final String MODEL_HEADER = "x-infergate-model";
+
+	public static final String FALLBACKS_HEADER = "x-infergate-fallbacks";
+
+	private final boolean enabled;
+
+	/** @param enabled whether responses say what served them ({@code infergate.gateway.served-by-headers}) */
+	public ServedByFilter(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	@Override
+	public int getOrder() {
+		return RequestPathOrder.SERVED_BY;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		if (enabled && InferenceExchanges.api(exchange) != null) {
+			exchange.getResponse().beforeCommit(() -> {
+				describe(exchange);
+				return Mono.empty();
+			});
+		}
+		return chain.filter(exchange);
+	}
+
+	private static void describe(ServerWebExchange exchange) {
+		Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
+		ModelRoute route = exchange.getAttribute(InfergateAttributes.MODEL_ROUTE);
+		if (dispatch == null || route == null) {
+			return;
+		}
+		HttpHeaders headers = exchange.getResponse().getHeaders();
+		headers.set(POOL_HEADER, route.pool());
+		headers.set(MODEL_HEADER, route.targetModel());
+		ModelFallbacks fallbacks = exchange.getAttribute(InfergateAttributes.MODEL_FALLBACKS);
+		headers.set(FALLBACKS_HEADER, Integer.toString((fallbacks != null) ? fallbacks.taken() : 0));
+		if (exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR) != null
+				&& dispatch.lastEndpoint() != null) {
+			headers.set(ENDPOINT_HEADER, dispatch.lastEndpoint().toString());
+		}
+	}
+}
