@@ -33,10 +33,17 @@ import static org.awaitility.Awaitility.await;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"management.tracing.sampling.probability=1.0",
 				"management.opentelemetry.tracing.export.schedule-delay=50ms",
-				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama" })
+				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama",
+				"infergate.models.primary.pool=primary", "infergate.models.primary.target-model=small",
+				"infergate.models.primary.fallbacks=secondary", "infergate.models.secondary.pool=secondary",
+				"infergate.models.secondary.target-model=large" })
 class TracingTests extends SimulatedPodsTest {
 
 	static SimulatedModelServer pod;
+
+	static SimulatedModelServer primary;
+
+	static SimulatedModelServer secondary;
 
 	@Autowired
 	InMemorySpanExporter spans;
@@ -44,7 +51,11 @@ class TracingTests extends SimulatedPodsTest {
 	@DynamicPropertySource
 	static void pool(DynamicPropertyRegistry registry) {
 		pod = sims.start("llama");
+		primary = sims.start("small");
+		secondary = sims.start("large");
 		registry.add("infergate.pools.llama.endpoints", pod::baseUrl);
+		registry.add("infergate.pools.primary.endpoints", primary::baseUrl);
+		registry.add("infergate.pools.secondary.endpoints", secondary::baseUrl);
 	}
 
 	@TestConfiguration
@@ -58,7 +69,7 @@ class TracingTests extends SimulatedPodsTest {
 
 	@BeforeEach
 	void readyAndNoSpansYet() {
-		awaitReady("llama");
+		awaitEveryPoolReady();
 		spans.reset();
 	}
 
@@ -86,7 +97,29 @@ class TracingTests extends SimulatedPodsTest {
 			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.endpoint"))).isEqualTo(Sims.id(pod));
 			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.profile"))).isEqualTo("default");
 			assertThat(span.getAttributes().get(AttributeKey.stringKey("gen_ai.usage.output_tokens"))).isEqualTo("3");
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.fallbacks"))).isEqualTo("0");
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.ttft_ms"))).isNotNull();
 		});
+	}
+
+	@Test
+	void aRequestServedByAFallbackIsOneSpanNamingTheFallbacksPoolAndBothModelServersSeeItsTrace() {
+		primary.faults().failNextGenerations(1, 503);
+
+		assertThat(Http.postJson(url("/v1/chat/completions"), Http.chat("primary", "hi", false, 2)).statusCode())
+			.isEqualTo(200);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> inferenceServerSpans().size() == 1);
+		assertThat(inferenceServerSpans()).singleElement().satisfies((span) -> {
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("gen_ai.request.model"))).isEqualTo("primary");
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.fallbacks"))).isEqualTo("1");
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.pool"))).isEqualTo("secondary");
+			assertThat(span.getAttributes().get(AttributeKey.stringKey("infergate.endpoint")))
+				.isEqualTo(Sims.id(secondary));
+		});
+		String traceId = inferenceServerSpans().get(0).getTraceId();
+		assertThat(primary.receivedTraceparents()).last().asString().startsWith("00-" + traceId + "-");
+		assertThat(secondary.receivedTraceparents()).last().asString().startsWith("00-" + traceId + "-");
 	}
 
 	@Test
