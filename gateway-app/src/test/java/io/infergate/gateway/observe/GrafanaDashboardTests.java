@@ -28,12 +28,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every query of the Grafana dashboard ({@code deploy/grafana/infergate.json}) names only metrics that a running
- * gateway's {@code /actuator/prometheus} or its simulated vLLM pods' {@code /metrics} export, after some traffic;
- * and every panel uses the datasource the compose provisioning defines.
+ * gateway's {@code /actuator/prometheus} or its simulated vLLM pods' {@code /metrics} export, after some traffic
+ * (one request refused by a model's rate limit among it); and every panel uses the datasource the compose
+ * provisioning defines.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
-				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama" })
+				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama",
+				"infergate.models.limited.pool=llama", "infergate.models.limited.target-model=llama",
+				"infergate.models.limited.limits.rpm=1" })
 class GrafanaDashboardTests extends SimulatedPodsTest {
 
 	static final Path DASHBOARD = Path.of("..", "deploy", "grafana", "infergate.json");
@@ -62,6 +65,11 @@ class GrafanaDashboardTests extends SimulatedPodsTest {
 			Http.postJson(url("/v1/chat/completions"), Http.chat("llama", "the same prefix, request " + (i % 2), false, 4));
 			Http.postJson(url("/v1/chat/completions"), streamWithUsage("request " + i));
 		}
+		assertThat(Http.postJson(url("/v1/chat/completions"), Http.chat("limited", "first", false, 4)).statusCode())
+			.isEqualTo(200);
+		assertThat(Http.postJson(url("/v1/chat/completions"), Http.chat("limited", "second", false, 4)).statusCode())
+			.as("over the model's limit of 1 request a minute")
+			.isEqualTo(429);
 		Set<String> exported = new LinkedHashSet<>(PrometheusText.parse(Http.get(managementUrl("/actuator/prometheus")).body()).names());
 		exported.addAll(PrometheusText.parse(Http.get(podA.baseUrl() + "/metrics").body()).names());
 

@@ -7,12 +7,14 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -47,6 +49,9 @@ class TracingTests extends SimulatedPodsTest {
 
 	@Autowired
 	InMemorySpanExporter spans;
+
+	@Autowired
+	ApplicationContext context;
 
 	@DynamicPropertySource
 	static void pool(DynamicPropertyRegistry registry) {
@@ -120,6 +125,12 @@ class TracingTests extends SimulatedPodsTest {
 		String traceId = inferenceServerSpans().get(0).getTraceId();
 		assertThat(primary.receivedTraceparents()).last().asString().startsWith("00-" + traceId + "-");
 		assertThat(secondary.receivedTraceparents()).last().asString().startsWith("00-" + traceId + "-");
+	}
+
+	@Test
+	void noSpanLeavesTheProcessWithoutAnExporterConfigured() {
+		assertThat(context.getBeansOfType(SpanExporter.class).values()).as("only this test's in-memory exporter")
+			.containsExactly(spans);
 	}
 
 	@Test
