@@ -6,6 +6,7 @@
 # Environment: ROUNDS (3), CONNECTIONS (64), THREADS (2), DURATION (15s), WARMUP (10s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source bench/scripts/wrk-legs.sh
 
 SIM_JAR=model-server-sim/target/model-server-sim.jar
 GATEWAY_JAR=gateway-app/target/gateway-app.jar
@@ -29,22 +30,8 @@ java -jar "$GATEWAY_JAR" --server.port="$API_PORT" --management.server.port="$MA
 	--infergate.pools.bench.endpoints="http://127.0.0.1:${SIM_PORT}" \
 	--logging.level.root=WARN >/tmp/gateway-vs-direct-gateway.log 2>&1 &
 pids+=($!)
-for _ in $(seq 1 240); do
-	curl -sf "http://127.0.0.1:${MANAGEMENT_PORT}/actuator/health/readiness" >/dev/null && break
-	sleep 0.5
-done
-curl -sf "http://127.0.0.1:${MANAGEMENT_PORT}/actuator/health/readiness" >/dev/null \
-	|| { echo "gateway not ready; see /tmp/gateway-vs-direct-gateway.log" >&2; exit 1; }
+await_ready "http://127.0.0.1:${MANAGEMENT_PORT}/actuator/health/readiness" /tmp/gateway-vs-direct-gateway.log
 
-run() { # name url
-	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/wrk/chat-completion.lua "$2" \
-		| awk -v name="$1" '
-			/Requests\/sec/ { rps = $2 }
-			$1 == "50%" { p50 = $2 }
-			$1 == "99%" { p99 = $2 }
-			/Non-2xx/ { errors = $NF }
-			END { printf "%s %s %s %s %s\n", name, rps, p50, p99, (errors == "" ? 0 : errors) }'
-}
 
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/wrk/chat-completion.lua "http://127.0.0.1:${API_PORT}" >/dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/wrk/chat-completion.lua "http://127.0.0.1:${SIM_PORT}" >/dev/null
@@ -54,7 +41,7 @@ echo "round target requests/s p50 p99 non-2xx"
 for round in $(seq 1 "$ROUNDS"); do
 	for target in direct gateway; do
 		port=$SIM_PORT; [ "$target" = gateway ] && port=$API_PORT
-		line=$(run "$target" "http://127.0.0.1:${port}")
+		line=$(wrk_leg "$target" "http://127.0.0.1:${port}")
 		echo "$round $line" | tee -a "$results"
 	done
 done

@@ -23,10 +23,11 @@ import io.infergate.sim.http.GenerationHandler;
 import io.infergate.sim.http.MetricsHandler;
 import io.infergate.sim.http.ModelsHandler;
 import io.infergate.sim.http.ResetPrefixCacheHandler;
-import io.infergate.sim.kvevents.KvEventPublisher;
 import io.infergate.sim.http.ResponsesHandler;
 import io.infergate.sim.http.ScoringHandler;
 import io.infergate.sim.http.TokenizerHandler;
+import io.infergate.sim.http.TraceHeaders;
+import io.infergate.sim.kvevents.KvEventPublisher;
 import io.infergate.sim.metrics.PrometheusExposition;
 
 /**
@@ -65,6 +66,8 @@ public final class SimulatedModelServer implements AutoCloseable {
 	private final SimulatorConfig config;
 
 	private final FaultInjector faults = new FaultInjector();
+
+	private final TraceHeaders traceHeaders = new TraceHeaders();
 
 	private final WallClockEngine engine;
 
@@ -105,8 +108,10 @@ public final class SimulatedModelServer implements AutoCloseable {
 			throw new UncheckedIOException("cannot listen on " + this.config.host() + ":" + this.config.port(), ex);
 		}
 		String model = this.config.modelName();
-		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, this.faults));
-		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, this.faults));
+		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, this.faults,
+				this.traceHeaders));
+		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, this.faults,
+				this.traceHeaders));
 		server.createContext("/v1/responses", new ResponsesHandler(model, this.engine, this.faults));
 		server.createContext("/v1/embeddings", new EmbeddingsHandler(model, this.engine, this.faults));
 		server.createContext("/v1/rerank", new ScoringHandler(true, model, this.engine, this.faults));
@@ -203,6 +208,14 @@ public final class SimulatedModelServer implements AutoCloseable {
 	/** Faults to inject; also reachable at {@code /sim/faults}. */
 	public FaultInjector faults() {
 		return this.faults;
+	}
+
+	/**
+	 * The W3C {@code traceparent} headers of the most recent generation requests, oldest first (at most
+	 * {@value TraceHeaders#CAPACITY}; requests without one are not recorded).
+	 */
+	public List<String> receivedTraceparents() {
+		return this.traceHeaders.recent();
 	}
 
 	/** The figures {@code /metrics} shows, read now. */

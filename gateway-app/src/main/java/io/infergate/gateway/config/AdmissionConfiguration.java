@@ -135,8 +135,8 @@ public class AdmissionConfiguration {
 	}
 
 	@Bean
-	UsageAccountingFilter usageAccountingFilter(RateLimiter limiter, ApiKeys keys) {
-		return new UsageAccountingFilter(admissionActive(keys, limiter.policy()));
+	UsageAccountingFilter usageAccountingFilter() {
+		return new UsageAccountingFilter();
 	}
 
 	@Bean
@@ -165,7 +165,7 @@ public class AdmissionConfiguration {
 		});
 	}
 
-	/** Admission and usage accounting run when keys are required or any limit is configured. */
+	/** Admission runs when keys are required or any limit is configured. */
 	private static boolean admissionActive(ApiKeys keys, RateLimitPolicy policy) {
 		return keys.enabled() || policy.limitsAnything();
 	}

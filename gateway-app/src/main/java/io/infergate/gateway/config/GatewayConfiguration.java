@@ -1,5 +1,9 @@
 package io.infergate.gateway.config;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -7,6 +11,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.filter.DispatchFilter;
 import io.infergate.gateway.filter.ModelFallbackFilter;
+import io.infergate.gateway.filter.ObserveFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
 import io.infergate.gateway.filter.ReadRequestFilter;
 import io.infergate.gateway.filter.ResolveModelFilter;
@@ -19,11 +24,15 @@ import io.infergate.gateway.model.ModelCatalogDashboardSource;
 import io.infergate.gateway.model.ModelProperties;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
+import io.infergate.gateway.observe.AccessLog;
+import io.infergate.gateway.observe.AccessLogProperties;
+import io.infergate.gateway.observe.InferenceMeters;
+import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.routing.actuate.InferenceModelsContributor;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 
-/** The OpenAI request path: body parsing, model resolution and fallbacks, pool routing, retry and errors. */
+/** The OpenAI request path: observation, body parsing, model resolution and fallbacks, routing, retry, errors. */
 @Configuration(proxyBeanMethods = false)
 public class GatewayConfiguration {
 
@@ -56,6 +65,16 @@ public class GatewayConfiguration {
 	@Bean
 	ModelsHandler modelsHandler(ModelCatalog catalog, ApiKeys keys) {
 		return new ModelsHandler(catalog, keys);
+	}
+
+	@Bean
+	InferenceMeters inferenceMeters(ObjectProvider<MeterRegistry> registry) {
+		return new InferenceMeters(registry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	@Bean
+	ObserveFilter observeFilter(InferenceMeters meters, AccessLogProperties accessLog) {
+		return new ObserveFilter(meters, new InferenceSpanTags(), accessLog.isEnabled() ? new AccessLog() : null);
 	}
 
 	@Bean

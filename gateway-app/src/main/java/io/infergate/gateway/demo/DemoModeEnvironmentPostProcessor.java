@@ -10,7 +10,6 @@ import java.util.StringJoiner;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -47,10 +46,7 @@ public class DemoModeEnvironmentPostProcessor implements EnvironmentPostProcesso
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
 		Binder binder = Binder.get(environment);
 		boolean enabled = binder.bind("infergate.demo.enabled", Boolean.class).orElse(true);
-		boolean poolsConfigured = !binder
-			.bind("infergate.pools", Bindable.mapOf(String.class, PoolProperties.Pool.class))
-			.orElse(Map.of())
-			.isEmpty();
+		boolean poolsConfigured = !PoolProperties.configuredPools(binder).isEmpty();
 		if (!enabled || poolsConfigured) {
 			return;
 		}

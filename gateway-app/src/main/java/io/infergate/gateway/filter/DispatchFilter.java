@@ -34,7 +34,8 @@ public class DispatchFilter implements GlobalFilter, Ordered {
 		}
 		Dispatch dispatch = new Dispatch(request);
 		exchange.getAttributes().put(InfergateAttributes.DISPATCH, dispatch);
-		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch);
+		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch,
+				exchange.getAttribute(InfergateAttributes.RELAYED_RESPONSE));
 		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> dispatch.finish());
 	}
 }

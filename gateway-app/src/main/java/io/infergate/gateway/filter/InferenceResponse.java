@@ -15,12 +15,13 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 import io.infergate.gateway.error.OpenAiError;
+import io.infergate.gateway.observe.RelayedResponse;
 import io.infergate.routing.dispatch.Dispatch;
 
 /**
  * The response to an inference request. When the upstream fails in the middle of an SSE stream, the client
  * gets a final {@code data: {"error": ...}} event and a cleanly ended stream, instead of a cut connection or a
- * stream that never ends.
+ * stream that never ends. Every body buffer passes the request's {@link RelayedResponse} on its way out.
  */
 final class InferenceResponse extends ServerHttpResponseDecorator {
 
@@ -28,15 +29,27 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 
 	private final Dispatch dispatch;
 
-	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch) {
+	private final RelayedResponse relayed;
+
+	/** @param relayed what the gateway records of the response, or {@code null} */
+	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch, RelayedResponse relayed) {
 		super(delegate);
 		this.dispatch = dispatch;
+		this.relayed = relayed;
+	}
+
+	@Override
+	public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+		return super.writeWith((relayed != null) ? Flux.from(body).doOnNext(relayed::onBody) : body);
 	}
 
 	@Override
 	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body)
-			.onErrorResume((ex) -> isEventStream() ? Flux.just(Mono.just(errorEvent(ex))) : Flux.error(ex));
+		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body);
+		if (relayed != null) {
+			events = events.map((event) -> Flux.from(event).doOnNext(relayed::onBody));
+		}
+		events = events.onErrorResume((ex) -> isEventStream() ? Flux.just(Mono.just(errorEvent(ex))) : Flux.error(ex));
 		return super.writeAndFlushWith(events);
 	}
 
@@ -47,6 +60,9 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 
 	private DataBuffer errorEvent(Throwable ex) {
 		logger.warn("Upstream " + dispatch.lastEndpoint() + " failed mid-stream: " + ex);
+		if (relayed != null) {
+			relayed.onFailedMidStream();
+		}
 		OpenAiError error = new OpenAiError(HttpStatus.BAD_GATEWAY,
 				"The model server " + dispatch.lastEndpoint() + " failed while streaming the response.",
 				"server_error", null, "upstream_stream_error");

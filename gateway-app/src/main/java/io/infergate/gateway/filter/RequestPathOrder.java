@@ -8,6 +8,8 @@ import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
  * The order of every filter on the inference request path, in one place. Each step is its own filter; a
  * request that a step rejects never reaches the next.
  * <ol>
+ * <li>{@link #OBSERVE}: note when the request arrived; when it ends, record its metrics, span attributes and
+ * access-log line;</li>
  * <li>{@link #AUTHENTICATE}: find the caller's API key (401 without a valid one) before any byte of the body is
  * read;</li>
  * <li>{@link #READ_AND_PARSE}: read the body under the size limit, parse the fields the gateway needs;</li>
@@ -53,6 +55,9 @@ public final class RequestPathOrder {
 	public static final int AUTHORIZE_MODEL = RESOLVE_MODEL - 8;
 
 	public static final int AUTHENTICATE = READ_AND_PARSE - 10;
+
+	/** First, so that it sees the request from its arrival to the last byte of its response. */
+	public static final int OBSERVE = AUTHENTICATE - 10;
 
 	/** After the route has set its URL, so a retry can restore it. */
 	public static final int UPSTREAM_RETRY = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;

@@ -15,18 +15,12 @@ import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Reads the tokens each response uses ({@link ResponseUsage}, kept in {@link InfergateAttributes#RESPONSE_USAGE} for
- * admission to settle with). A streamed request whose client did not ask for {@code stream_options.include_usage}
- * is sent asking for it, and the usage chunk is removed from what the client receives, so the client gets the
- * bytes it would have got without the gateway.
+ * admission to settle with, and for the token metrics and the access log, so it runs whether admission is on or
+ * not). A streamed request whose client did not ask for {@code stream_options.include_usage} is sent asking for it,
+ * and the usage chunk is removed from what the client receives, so the client gets the bytes it would have got
+ * without the gateway.
  */
 public class UsageAccountingFilter implements GlobalFilter, Ordered {
-
-	private final boolean enabled;
-
-	/** @param enabled whether admission settles usage; if not, every request passes untouched */
-	public UsageAccountingFilter(boolean enabled) {
-		this.enabled = enabled;
-	}
 
 	@Override
 	public int getOrder() {
@@ -36,7 +30,7 @@ public class UsageAccountingFilter implements GlobalFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
-		if (!enabled || parsed == null || exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST) == null) {
+		if (parsed == null || exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST) == null) {
 			return chain.filter(exchange);
 		}
 		ServerWebExchange.Builder accounted = exchange.mutate();

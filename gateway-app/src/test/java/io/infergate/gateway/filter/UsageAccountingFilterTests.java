@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class UsageAccountingFilterTests {
 
-	private final UsageAccountingFilter filter = new UsageAccountingFilter(true);
+	private final UsageAccountingFilter filter = new UsageAccountingFilter();
 
 	private final FilterExchanges.RecordingChain chain = new FilterExchanges.RecordingChain();
 

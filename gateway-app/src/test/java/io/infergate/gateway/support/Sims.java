@@ -29,6 +29,13 @@ public final class Sims implements AutoCloseable {
 		return server;
 	}
 
+	/** A pod with its own configuration, e.g. on another loopback address. */
+	public SimulatedModelServer start(SimulatorConfig config) {
+		SimulatedModelServer server = new SimulatedModelServer(config).start();
+		servers.add(server);
+		return server;
+	}
+
 	public SimulatedModelServer start(String model) {
 		return start(model, PerfProfile.LLAMA_3_1_8B_H100, (engine) -> {
 		});

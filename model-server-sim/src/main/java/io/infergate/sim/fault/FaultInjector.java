@@ -13,12 +13,15 @@ import java.time.Duration;
  * any stream byte.</li>
  * <li><b>Aborted streams:</b> every streaming response while set has its connection closed abruptly after
  * {@code chunks} content chunks, without {@code [DONE]} or the closing chunk of the chunked encoding.</li>
+ * <li><b>Delayed generations:</b> every generation request while set is held for a given time before it reaches
+ * the engine, so its time to first token, and its end, come that much later.</li>
  * </ul>
  */
 public final class FaultInjector {
 
 	/** The faults in force. {@code metricsStallMillis} is 0 for "until cleared", -1 when metrics are not stalled. */
-	public record State(long metricsStallMillis, int failNextGenerations, int failStatus, int abortStreamsAfterChunks) {
+	public record State(long metricsStallMillis, int failNextGenerations, int failStatus, int abortStreamsAfterChunks,
+			long generationDelayMillis) {
 	}
 
 	private long metricsStallMillis = -1;
@@ -28,6 +31,8 @@ public final class FaultInjector {
 	private int failStatus = 503;
 
 	private int abortStreamsAfterChunks = -1;
+
+	private long generationDelayMillis;
 
 	private long generation;
 
@@ -70,17 +75,31 @@ public final class FaultInjector {
 		this.abortStreamsAfterChunks = chunks;
 	}
 
+	/** Holds every generation request for {@code delay} before it reaches the engine, until cleared. */
+	public synchronized void delayGenerations(Duration delay) {
+		if (delay.isNegative()) {
+			throw new IllegalArgumentException("generationDelayMillis must not be negative, was " + delay.toMillis());
+		}
+		this.generationDelayMillis = delay.toMillis();
+	}
+
+	/** How long to hold a generation request starting now before it reaches the engine; 0 for not at all. */
+	public synchronized long generationDelayMillis() {
+		return this.generationDelayMillis;
+	}
+
 	/** Turns every fault off and releases stalled {@code /metrics} requests. */
 	public synchronized void clear() {
 		this.failNextGenerations = 0;
 		this.failStatus = 503;
 		this.abortStreamsAfterChunks = -1;
+		this.generationDelayMillis = 0;
 		resumeMetrics();
 	}
 
 	public synchronized State state() {
 		return new State(this.metricsStallMillis, this.failNextGenerations, this.failStatus,
-				this.abortStreamsAfterChunks);
+				this.abortStreamsAfterChunks, this.generationDelayMillis);
 	}
 
 	/** The status to fail this generation request with, consuming one, or 0 to serve it. */

@@ -40,12 +40,16 @@ public final class GenerationHandler implements HttpHandler {
 
 	private final FaultInjector faults;
 
-	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, FaultInjector faults) {
+	private final TraceHeaders traceHeaders;
+
+	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, FaultInjector faults,
+			TraceHeaders traceHeaders) {
 		this.chat = chat;
 		this.path = chat ? "/v1/chat/completions" : "/v1/completions";
 		this.models = new ServedModel(baseModel, engine.config().loraModules());
 		this.engine = engine;
 		this.faults = faults;
+		this.traceHeaders = traceHeaders;
 	}
 
 	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, boolean stream,
@@ -66,6 +70,9 @@ public final class GenerationHandler implements HttpHandler {
 	@Override
 	public void handle(HttpExchange exchange) throws IOException {
 		byte[] body = HttpResponses.postBody(exchange, this.path);
+		if (body != null) {
+			this.traceHeaders.record(exchange.getRequestHeaders().getFirst(TraceHeaders.TRACEPARENT));
+		}
 		if (body == null || HttpResponses.answeredByFault(exchange, this.faults)) {
 			return;
 		}
@@ -74,6 +81,7 @@ public final class GenerationHandler implements HttpHandler {
 		GenerationProgress progress;
 		try {
 			generation = parse(body, exchange.getRequestHeaders().getFirst(REQUEST_ID_HEADER));
+			delay(this.faults.generationDelayMillis());
 			progress = new GenerationProgress(generation.stream());
 			request = new EngineRequest(generation.promptTokens(), generation.adapter(), generation.maxTokens(),
 					progress);
@@ -106,6 +114,19 @@ public final class GenerationHandler implements HttpHandler {
 			// The client went away; free the engine's resources as vLLM does on disconnect.
 			this.engine.abort(request);
 			throw ex;
+		}
+	}
+
+	private static void delay(long millis) throws InterruptedIOException {
+		if (millis <= 0) {
+			return;
+		}
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new InterruptedIOException("simulator closing");
 		}
 	}
 

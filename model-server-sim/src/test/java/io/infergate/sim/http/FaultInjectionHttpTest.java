@@ -2,6 +2,7 @@ package io.infergate.sim.http;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -123,6 +124,30 @@ class FaultInjectionHttpTest {
 		assertThat(cut).as("the connection closed mid-body").isTrue();
 		assertThat(events).noneMatch((line) -> line.contains("[DONE]"));
 		assertThat(events).filteredOn((line) -> line.contains("\"content\":\" ")).hasSize(2);
+	}
+
+	@Test
+	void aGenerationDelayHoldsEachRequestBeforeItsFirstToken() {
+		assertThat(http.post("/sim/faults", "{\"generationDelayMillis\":300}").body())
+			.contains("\"generationDelayMillis\":300");
+
+		long startNanos = System.nanoTime();
+		HttpResponse<String> response = http.post("/v1/chat/completions", SimHttpClient.chatBody("test-model", "hi", 2, false));
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)).isGreaterThanOrEqualTo(300);
+	}
+
+	@Test
+	void generationRequestsRecordTheTraceparentTheyArriveWith() {
+		String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+		http.send(http.request("/v1/chat/completions")
+			.header("traceparent", traceparent)
+			.POST(HttpRequest.BodyPublishers.ofString(SimHttpClient.chatBody("test-model", "hi", 1, false)))
+			.build(), HttpResponse.BodyHandlers.ofString());
+
+		assertThat(server.receivedTraceparents()).endsWith(traceparent);
 	}
 
 	@Test

@@ -70,7 +70,7 @@ final class SimHttpClient {
 		return this.client;
 	}
 
-	private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+	<T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
 		try {
 			return this.client.send(request, handler);
 		}

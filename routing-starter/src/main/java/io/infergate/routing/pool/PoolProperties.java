@@ -13,6 +13,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -25,6 +27,14 @@ public class PoolProperties {
 
 	@Valid
 	private Map<String, Pool> pools = new LinkedHashMap<>();
+
+	/**
+	 * The pools configured in {@code binder}'s environment, empty when none, for code that runs before the
+	 * properties are bound (environment post-processors).
+	 */
+	public static Map<String, Pool> configuredPools(Binder binder) {
+		return binder.bind("infergate.pools", Bindable.mapOf(String.class, Pool.class)).orElse(Map.of());
+	}
 
 	public Map<String, Pool> getPools() {
 		return pools;

@@ -10,6 +10,12 @@ public final class InfergateAttributes {
 	private static final String PREFIX = "io.infergate.";
 
 	/**
+	 * The gateway's record of the response it relays: when the request arrived, when the first body byte went out,
+	 * whether the upstream failed mid-stream. Set first, for every request on the inference route.
+	 */
+	public static final String RELAYED_RESPONSE = PREFIX + "relayedResponse";
+
+	/**
 	 * The {@link io.infergate.routing.admission.Caller}: key id, tenant, priority and tenant weight, as
 	 * authentication established them (the anonymous caller when authentication is off).
 	 */
@@ -50,6 +56,12 @@ public final class InfergateAttributes {
 	 * last routing outcome.
 	 */
 	public static final String DISPATCH = PREFIX + "dispatch";
+
+	/**
+	 * How long the request waited in the gateway's admission queue before dispatch, in nanoseconds (a
+	 * {@code Long}); absent when it did not queue.
+	 */
+	public static final String QUEUE_WAIT_NANOS = PREFIX + "queueWaitNanos";
 
 	private InfergateAttributes() {
 	}

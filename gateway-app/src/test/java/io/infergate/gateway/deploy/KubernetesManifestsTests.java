@@ -1,0 +1,200 @@
+package io.infergate.gateway.deploy;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.ClassPathResource;
+
+import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.routing.pool.PoolProperties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The manifests in {@code deploy/kubernetes} agree with the application and the image: ports, probe paths (served
+ * by a running gateway), the configuration's mount point, the discovery Service, selectors and RBAC. No cluster
+ * runs here; this is what can be checked without one.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "management.server.port=0" })
+@SuppressWarnings("unchecked")
+class KubernetesManifestsTests extends SimulatedPodsTest {
+
+	static final Path MANIFESTS = Path.of("..", "deploy", "kubernetes");
+
+	static List<Map<String, Object>> resources = new ArrayList<>();
+
+	static Properties defaults;
+
+	@BeforeAll
+	@SuppressWarnings("unchecked")
+	static void readManifests() throws IOException {
+		Map<String, Object> kustomization = load(MANIFESTS.resolve("kustomization.yaml")).get(0);
+		for (String file : (List<String>) kustomization.get("resources")) {
+			resources.addAll(load(MANIFESTS.resolve(file)));
+		}
+		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
+		yaml.setResources(new ClassPathResource("application.yml"));
+		defaults = yaml.getObject();
+	}
+
+	@Test
+	void gatewayContainerExposesTheApplicationsPortsAndProbesItsHealthGroups() {
+		Map<String, Object> container = gatewayContainer();
+
+		assertThat((List<Map<String, Object>>) at(container, "ports")).containsExactlyInAnyOrder(
+				Map.of("name", "http", "containerPort", Integer.parseInt(defaults.getProperty("server.port"))),
+				Map.of("name", "management",
+						"containerPort", Integer.parseInt(defaults.getProperty("management.server.port"))));
+		assertThat(defaults.getProperty("management.endpoint.health.probes.enabled")).isEqualTo("true");
+		assertThat(probe(container, "livenessProbe")).isEqualTo(Map.of("path", "/actuator/health/liveness", "port", "management"));
+		assertThat(probe(container, "startupProbe")).isEqualTo(Map.of("path", "/actuator/health/liveness", "port", "management"));
+		assertThat(probe(container, "readinessProbe")).isEqualTo(Map.of("path", "/actuator/health/readiness", "port", "management"));
+	}
+
+	@Test
+	void probePathsAnswerOnTheManagementPortOfARunningGateway() {
+		assertThat(Http.get(managementUrl("/actuator/health/liveness")).statusCode()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> Http.get(managementUrl("/actuator/health/readiness")).statusCode() == 200);
+	}
+
+	@Test
+	void configurationIsMountedWhereSpringBootReadsItInTheImage() throws IOException {
+		Map<String, Object> deployment = resource("Deployment", "infergate");
+		Map<String, Object> mount = ((List<Map<String, Object>>) at(gatewayContainer(), "volumeMounts")).stream()
+			.filter((m) -> "config".equals(m.get("name")))
+			.findFirst()
+			.orElseThrow();
+		Map<String, Object> volume = ((List<Map<String, Object>>) at(deployment, "spec", "template", "spec", "volumes"))
+			.stream()
+			.filter((v) -> "config".equals(v.get("name")))
+			.findFirst()
+			.orElseThrow();
+		String dockerfile = Files.readString(Path.of("..", "Dockerfile"));
+
+		assertThat(dockerfile).contains("\nWORKDIR /app\n");
+		assertThat(mount.get("mountPath")).isEqualTo("/app/config");
+		assertThat((String) at(volume, "configMap", "name")).isEqualTo("infergate-config");
+		assertThat((Map<String, Object>) at(resource("ConfigMap", "infergate-config"), "data")).containsKey("application.yml");
+	}
+
+	@Test
+	void poolDiscoveryServiceSelectsTheModelServerPods() {
+		PoolProperties.Pool pool = configuredPools().get("llama");
+		Map<String, Object> service = resource("Service", pool.getDiscoveryServiceId());
+		Map<String, Object> modelServers = resource("Deployment", "llama-model-server");
+		Map<String, Object> podLabels = at(modelServers, "spec", "template", "metadata", "labels");
+		Map<String, Object> container = ((List<Map<String, Object>>) at(modelServers, "spec", "template", "spec",
+				"containers")).get(0);
+
+		assertThat(pool.getEndpoints()).isEmpty();
+		assertThat((String) at(service, "spec", "clusterIP")).isEqualTo("None");
+		assertThat(podLabels).containsAllEntriesOf(at(service, "spec", "selector"));
+		assertThat((List<Map<String, Object>>) at(service, "spec", "ports")).singleElement()
+			.satisfies((port) -> assertThat(port.get("targetPort")).isEqualTo("http"));
+		assertThat((List<Map<String, Object>>) at(container, "ports"))
+			.containsExactly(Map.of("name", "http", "containerPort", 8000));
+	}
+
+	@Test
+	void gatewayServiceAndDisruptionBudgetSelectTheGatewayPods() {
+		Map<String, Object> podLabels = at(resource("Deployment", "infergate"), "spec", "template", "metadata", "labels");
+
+		assertThat(podLabels).containsAllEntriesOf(at(resource("Service", "infergate"), "spec", "selector"));
+		assertThat(podLabels).containsAllEntriesOf(
+				at(resource("PodDisruptionBudget", "infergate"), "spec", "selector", "matchLabels"));
+		assertThat((Integer) at(resource("Deployment", "infergate"), "spec", "replicas"))
+			.isGreaterThan((Integer) at(resource("PodDisruptionBudget", "infergate"), "spec", "minAvailable"));
+	}
+
+	@Test
+	void gatewayServiceAccountMayWatchServicesAndEndpoints() {
+		String account = at(resource("Deployment", "infergate"), "spec", "template", "spec", "serviceAccountName");
+		Map<String, Object> binding = resource("RoleBinding", "infergate-discovery");
+		List<Map<String, Object>> rules = at(resource("Role", at(binding, "roleRef", "name")), "rules");
+
+		assertThat(resource("ServiceAccount", account)).isNotNull();
+		assertThat((List<Map<String, Object>>) at(binding, "subjects"))
+			.anySatisfy((subject) -> assertThat(subject).containsEntry("kind", "ServiceAccount").containsEntry("name", account));
+		assertThat(rules).anySatisfy((rule) -> {
+			assertThat((List<String>) rule.get("resources")).contains("services", "endpoints");
+			assertThat((List<String>) rule.get("verbs")).contains("get", "list", "watch");
+		});
+	}
+
+	@Test
+	void containersRunAsTheImagesUser() throws IOException {
+		String dockerfile = Files.readString(Path.of("..", "Dockerfile"));
+		Map<String, Object> podSecurity = at(resource("Deployment", "infergate"), "spec", "template", "spec",
+				"securityContext");
+
+		assertThat(dockerfile).contains("\nUSER 10001:10001\n");
+		assertThat(podSecurity).containsEntry("runAsNonRoot", true).containsEntry("runAsUser", 10001);
+	}
+
+	private Map<String, PoolProperties.Pool> configuredPools() {
+		String applicationYml = at(resource("ConfigMap", "infergate-config"), "data", "application.yml");
+		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
+		yaml.setResources(new ByteArrayResource(applicationYml.getBytes()));
+		Binder binder = new Binder(new MapConfigurationPropertySource(yaml.getObject()));
+		return PoolProperties.configuredPools(binder);
+	}
+
+	private static Map<String, Object> gatewayContainer() {
+		List<Map<String, Object>> containers = at(resource("Deployment", "infergate"), "spec", "template", "spec",
+				"containers");
+		return containers.stream().filter((c) -> "gateway".equals(c.get("name"))).findFirst().orElseThrow();
+	}
+
+	private static Map<String, Object> probe(Map<String, Object> container, String probe) {
+		return at(container, probe, "httpGet");
+	}
+
+	private static Map<String, Object> resource(String kind, String name) {
+		return resources.stream()
+			.filter((r) -> kind.equals(r.get("kind")) && name.equals(at(r, "metadata", "name")))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no " + kind + " named " + name + " in " + MANIFESTS));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> T at(Map<String, Object> node, String... path) {
+		Object current = node;
+		for (String key : path) {
+			current = ((Map<String, Object>) current).get(key);
+		}
+		return (T) current;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> load(Path file) throws IOException {
+		List<Map<String, Object>> documents = new ArrayList<>();
+		try (Reader reader = Files.newBufferedReader(file)) {
+			for (Object document : new Yaml().loadAll(reader)) {
+				if (document != null) {
+					documents.add((Map<String, Object>) document);
+				}
+			}
+		}
+		return documents;
+	}
+}
