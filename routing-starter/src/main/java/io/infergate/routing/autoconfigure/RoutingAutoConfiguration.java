@@ -29,6 +29,10 @@ import io.infergate.routing.actuate.ReadinessProperties;
 import io.infergate.routing.config.ConfigurationCheck;
 import io.infergate.routing.config.InvalidConfigurationException;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
+import io.infergate.routing.flowcontrol.FlowControlLifecycle;
+import io.infergate.routing.flowcontrol.FlowControlProperties;
+import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.flowcontrol.PoolCapacity;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
 import io.infergate.routing.kvevents.KvEventSubscriber;
 import io.infergate.routing.kvevents.KvEventSubscriptions;
@@ -53,7 +57,7 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * of pools that enable them, feeding the {@link EngineBlockIndex}.
  */
 @AutoConfiguration(after = SchedulingAutoConfiguration.class)
-@EnableConfigurationProperties({ PoolProperties.class, ReadinessProperties.class })
+@EnableConfigurationProperties({ PoolProperties.class, ReadinessProperties.class, FlowControlProperties.class })
 @Import(EngineBlockIndexConfiguration.class)
 @LoadBalancerClients(defaultConfiguration = InfergateLoadBalancerClientConfiguration.class)
 public class RoutingAutoConfiguration {
@@ -94,6 +98,18 @@ public class RoutingAutoConfiguration {
 	InferenceRouter inferenceRouter(EndpointRegistry registry, ProfileResolver profiles, Scheduler scheduler,
 			DecisionRecorder decisions, Clock clock) {
 		return new InferenceRouter(registry, profiles, scheduler, decisions, clock);
+	}
+
+	@Bean
+	FlowController flowController(EndpointRegistry registry, FlowControlProperties properties,
+			SaturationDetector saturation, Clock clock, ObjectProvider<MeterRegistry> meterRegistry) {
+		return new FlowController(registry, PoolCapacity.of(properties, saturation), properties, clock,
+				meterRegistry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	@Bean
+	FlowControlLifecycle flowControlLifecycle(FlowController controller) {
+		return new FlowControlLifecycle(controller);
 	}
 
 	@Bean
