@@ -6,6 +6,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.filter.DispatchFilter;
+import io.infergate.gateway.filter.FlowControlFilter;
 import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
 import io.infergate.gateway.filter.ReadRequestFilter;
@@ -18,6 +19,7 @@ import io.infergate.gateway.model.ModelProperties;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
 import io.infergate.routing.actuate.InferenceModelsContributor;
+import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 
@@ -79,6 +81,11 @@ public class GatewayConfiguration {
 	@Bean
 	PoolRouteFilter poolRouteFilter() {
 		return new PoolRouteFilter();
+	}
+
+	@Bean
+	FlowControlFilter flowControlFilter(FlowController controller) {
+		return new FlowControlFilter(controller);
 	}
 
 	@Bean

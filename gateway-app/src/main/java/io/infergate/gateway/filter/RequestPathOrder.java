@@ -20,6 +20,9 @@ import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
  * servers;</li>
  * <li>{@link #ADMIT}: check and reserve the caller's rate limits for the model being tried (429 when one is
  * reached, never a fallback), and settle them with the real usage when the response ends;</li>
+ * <li>{@link #FLOW_CONTROL}: wait while the model's pool is saturated, by priority and fair share of tenants (429 or
+ * 503 when the wait is refused or expires, never a fallback), and hold the pool's capacity until the response
+ * ends;</li>
  * <li>{@link #ACCOUNT_USAGE}: read the tokens the response reports (asking a stream for its usage chunk, which the
  * client then does not see, when the client did not ask for it);</li>
  * <li>{@link #DISPATCH}: open the request's dispatch, decorate the response, release the in-flight count when
@@ -39,6 +42,9 @@ public final class RequestPathOrder {
 	public static final int ACCOUNT_USAGE = DISPATCH - 5;
 
 	public static final int ADMIT = DISPATCH - 10;
+
+	/** After the rate limits, so a request that waits has already been counted against them. */
+	public static final int FLOW_CONTROL = ADMIT + 2;
 
 	public static final int RESOLVE_MODEL = DISPATCH - 20;
 
