@@ -5,6 +5,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
+import io.infergate.gateway.filter.CircuitOutcomeFilter;
 import io.infergate.gateway.filter.DispatchFilter;
 import io.infergate.gateway.filter.FlowControlFilter;
 import io.infergate.gateway.filter.ModelFallbackFilter;
@@ -19,6 +20,7 @@ import io.infergate.gateway.model.ModelProperties;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
 import io.infergate.routing.actuate.InferenceModelsContributor;
+import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
@@ -86,6 +88,11 @@ public class GatewayConfiguration {
 	@Bean
 	FlowControlFilter flowControlFilter(FlowController controller) {
 		return new FlowControlFilter(controller);
+	}
+
+	@Bean
+	CircuitOutcomeFilter circuitOutcomeFilter(EndpointCircuits circuits) {
+		return new CircuitOutcomeFilter(circuits);
 	}
 
 	@Bean

@@ -29,7 +29,9 @@ import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
  * the response ends;</li>
  * <li>{@link #UPSTREAM_RETRY} and {@link #POOL_ROUTE}: per attempt, point the request at its pool, where the load
  * balancer picks the endpoint; decide on each failure before the first byte whether to retry another endpoint or
- * hand the request to the next fallback model.</li>
+ * hand the request to the next fallback model;</li>
+ * <li>{@link #RECORD_CIRCUIT_OUTCOME}: per attempt, record in the endpoint's circuit whether it answered or
+ * failed.</li>
  * </ol>
  * Every step up to {@link #DISPATCH} runs outside the response writer (below {@link NettyWriteResponseFilter}'s
  * order), so the chain it wraps completes only once the response body has been written.
@@ -62,6 +64,9 @@ public final class RequestPathOrder {
 
 	/** After the route has set its URL, so a retry can restore it. */
 	public static final int UPSTREAM_RETRY = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;
+
+	/** Inside the retry step, so it sees every attempt. */
+	public static final int RECORD_CIRCUIT_OUTCOME = UPSTREAM_RETRY + 5;
 
 	/** Between the route's URL and the load balancer, which reads {@code lb://<pool>}. */
 	public static final int POOL_ROUTE = (RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER

@@ -16,8 +16,10 @@ import io.infergate.routing.admission.Bucket;
 import io.infergate.routing.admission.LimitState;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.admission.TenantMeters;
+import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
+import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.PrefixIndex;
@@ -31,7 +33,8 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * stale under the saturation detector's threshold) and the gateway's in-flight counts, then the most recent
  * scheduling decisions, newest first (each candidate's raw scores, the {@code prefix-cache} score being its prefix
  * match), then the prefix index's figures, then the configured models' routing (from the application's
- * {@link InferenceModelsContributor}), then each tenant's usage against its limits.
+ * {@link InferenceModelsContributor}), then each tenant's usage against its limits. Each pool shows its flow
+ * control queues and each endpoint its circuit state.
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
@@ -52,13 +55,17 @@ public class InferenceEndpoint {
 
 	private final RateLimiter rateLimiter;
 
+	private final EndpointCircuits circuits;
+
+	private final FlowController flowControl;
+
 	/**
 	 * @param models the application's model routing, or one that reports none
 	 * @param rateLimiter admission by rate limits, whose tenants are reported; {@code null} for none
 	 */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
 			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, InferenceModelsContributor models,
-			RateLimiter rateLimiter) {
+			RateLimiter rateLimiter, EndpointCircuits circuits, FlowController flowControl) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
@@ -67,6 +74,8 @@ public class InferenceEndpoint {
 		this.prefixIndex = prefixIndex;
 		this.models = models;
 		this.rateLimiter = rateLimiter;
+		this.circuits = circuits;
+		this.flowControl = flowControl;
 	}
 
 	@ReadOperation
@@ -78,10 +87,12 @@ public class InferenceEndpoint {
 			for (io.infergate.routing.endpoint.Endpoint endpoint : pool.endpoints()) {
 				endpoints.add(new InferenceReport.Endpoint(endpoint.id().toString(), endpoint.isReady(),
 						metrics(endpoint, now),
-						new InferenceReport.InFlight(endpoint.inFlightRequests(), endpoint.inFlightTokens())));
+						new InferenceReport.InFlight(endpoint.inFlightRequests(), endpoint.inFlightTokens()),
+						circuits.state(endpoint.id())));
 			}
 			pools.add(new InferenceReport.Pool(pool.name(), pool.engine().configName(),
-					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), endpoints));
+					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), endpoints,
+					flowControl.report(pool.name())));
 		}
 		List<InferenceReport.Decision> recent = new ArrayList<>();
 		for (DecisionRecord record : decisions.recent()) {

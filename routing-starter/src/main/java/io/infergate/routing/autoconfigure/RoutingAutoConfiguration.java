@@ -26,6 +26,7 @@ import io.infergate.routing.actuate.InferenceModelsContributor;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.actuate.InferencePoolsHealthIndicator;
 import io.infergate.routing.actuate.ReadinessProperties;
+import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.config.ConfigurationCheck;
 import io.infergate.routing.config.InvalidConfigurationException;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
@@ -127,9 +128,9 @@ public class RoutingAutoConfiguration {
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
 			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<InferenceModelsContributor> models,
-			ObjectProvider<RateLimiter> rateLimiter) {
+			ObjectProvider<RateLimiter> rateLimiter, EndpointCircuits circuits, FlowController flowControl) {
 		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
-				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable());
+				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable(), circuits, flowControl);
 	}
 
 	@Bean
