@@ -1,11 +1,7 @@
 package io.infergate.routing.flowcontrol;
 
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +10,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.infergate.routing.MutableClock;
 import io.infergate.routing.admission.Caller;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.flowcontrol.FlowControlProperties.BandPolicy;
@@ -30,7 +27,7 @@ class FlowControllerTest {
 
 	private static final String POOL = "llama";
 
-	private final MutableClock clock = new MutableClock();
+	private final MutableClock clock = new MutableClock(1_000_000);
 
 	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
@@ -97,7 +94,7 @@ class FlowControllerTest {
 		FlowTicket running = send(controller, "a", 0);
 		FlowTicket waiting = send(controller, "a", 0);
 		assertThat(outcome(waiting)).isNull();
-		clock.advance(250);
+		clock.advanceMillis(250);
 
 		running.release(160);
 
@@ -221,7 +218,7 @@ class FlowControllerTest {
 		FlowController controller = controller(BandPolicy.STRICT, Map.of(), Fairness.ROUND_ROBIN, 3);
 		FlowTicket running = send(controller, "a", 0);
 		for (int i = 0; i < 5; i++) { // one dispatch every 100 ms
-			clock.advance(100);
+			clock.advanceMillis(100);
 			FlowTicket next = send(controller, "a", 0);
 			running.release(-1);
 			running = next;
@@ -242,11 +239,11 @@ class FlowControllerTest {
 		send(controller, "a", 0);
 		FlowTicket waiting = controller.enqueue(POOL, new Caller("a", "a", 0, 1), 100, 60, 10,
 				Duration.ofMillis(500));
-		clock.advance(499);
+		clock.advanceMillis(499);
 		controller.sweep();
 		assertThat(waiting.decision()).isNotDone();
 
-		clock.advance(1);
+		clock.advanceMillis(1);
 		controller.sweep();
 
 		assertThat(waiting.decision().join().outcome()).isEqualTo(FlowOutcome.TTL_EXPIRED);
@@ -259,7 +256,7 @@ class FlowControllerTest {
 		send(controller, "a", 0);
 		FlowTicket waiting = send(controller, "a", 0);
 		registry.pool(POOL).endpoints().forEach((endpoint) -> endpoint.setReady(false));
-		clock.advance(10_000);
+		clock.advanceMillis(10_000);
 
 		controller.sweep();
 
@@ -327,34 +324,5 @@ class FlowControllerTest {
 		assertThat(capacity.hasRoom(ready, 4, 0, 0)).isFalse();
 		assertThat(capacity.hasRoom(ready, 0, 2000, 0)).isFalse();
 		assertThat(PoolCapacity.concurrency(0, 0).hasRoom(ready, 1_000_000, Long.MAX_VALUE, 0)).isTrue();
-	}
-
-	static final class MutableClock extends Clock {
-
-		private long millis = 1_000_000;
-
-		void advance(long deltaMillis) {
-			millis += deltaMillis;
-		}
-
-		@Override
-		public long millis() {
-			return millis;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(millis);
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
 	}
 }

@@ -1,15 +1,12 @@
 package io.infergate.routing.scheduling.decision;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.SplittableRandom;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import io.infergate.routing.MutableClock;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.Scheduler;
@@ -164,39 +161,5 @@ class DecisionRecorderTest {
 
 	private DecisionRecorder recorder(int capacity, int maxPerSecond) {
 		return new DecisionRecorder(new DecisionRecorderProperties(capacity, maxPerSecond), clock, registry);
-	}
-
-	/** A clock the test moves by hand. */
-	static final class MutableClock extends Clock {
-
-		private long millis;
-
-		MutableClock(long millis) {
-			this.millis = millis;
-		}
-
-		void advanceMillis(long delta) {
-			millis += delta;
-		}
-
-		@Override
-		public long millis() {
-			return millis;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(millis);
-		}
-
-		@Override
-		public ZoneOffset getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			throw new UnsupportedOperationException();
-		}
 	}
 }
