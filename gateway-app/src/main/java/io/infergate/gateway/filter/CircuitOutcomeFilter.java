@@ -6,6 +6,7 @@ import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.routing.circuit.EndpointCircuits;
@@ -56,8 +57,17 @@ public class CircuitOutcomeFilter implements GlobalFilter, Ordered {
 			}
 		}).doOnError((ex) -> {
 			EndpointId endpoint = attempted(dispatch, attemptsBefore);
-			if (endpoint != null && UpstreamRetryFilter.isConnectFailure(ex)) {
-				circuits.recordConnectionFailure(endpoint, System.nanoTime() - start, ex);
+			if (endpoint == null) {
+				return;
+			}
+			long elapsed = System.nanoTime() - start;
+			if (ex instanceof ResponseStatusException status) {
+				if (status.getStatusCode().is5xxServerError()) {
+					circuits.recordServerError(endpoint, elapsed, status.getStatusCode().value()); // e.g. 504
+				}
+			}
+			else {
+				circuits.recordConnectionFailure(endpoint, elapsed, ex);
 			}
 		});
 	}

@@ -23,6 +23,9 @@ import io.infergate.routing.pool.EndpointRegistry;
  */
 public final class FlowController {
 
+	/** The band of every request with a priority below 0. */
+	public static final int SHEDDABLE_BAND = -1;
+
 	private final EndpointRegistry registry;
 
 	private final PoolCapacity capacity;
@@ -65,9 +68,10 @@ public final class FlowController {
 			Duration ttl) {
 		PoolQueues queues = pools.computeIfAbsent(pool, this::newQueues);
 		long now = clock.millis();
-		FlowTicket ticket = new FlowTicket(queues,
-				queues.tenant(caller.priority(), caller.tenant(), caller.tenantWeight()), caller.priority(), bytes,
-				estimatedTokens, promptTokens, now, now + ttl(ttl).toMillis());
+		// every sheddable priority shares one band, so clients lowering theirs cannot create bands (and meters) at will
+		int priority = Math.max(caller.priority(), SHEDDABLE_BAND);
+		FlowTicket ticket = new FlowTicket(queues, queues.tenant(priority, caller.tenant(), caller.tenantWeight()),
+				priority, bytes, estimatedTokens, promptTokens, now, now + ttl(ttl).toMillis());
 		queues.enqueue(ticket, properties.enabled(), shuttingDown, now);
 		return ticket;
 	}
