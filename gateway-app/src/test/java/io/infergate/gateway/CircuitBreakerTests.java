@@ -38,6 +38,7 @@ import static org.awaitility.Awaitility.await;
 				"infergate.circuit-breaker.wait-duration-in-open-state=500ms",
 				"infergate.circuit-breaker.permitted-calls-in-half-open-state=1",
 				"infergate.circuit-breaker.consecutive-connection-failures=3",
+				"infergate.models.llama.pool=p", "infergate.models.llama.target-model=llama",
 				"infergate.models.resets.pool=r", "infergate.models.resets.target-model=llama" })
 @ActiveProfiles("round-robin")
 class CircuitBreakerTests extends SimulatedPodsTest {

@@ -1,5 +1,6 @@
 package io.infergate.routing.scheduling.decision;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
 
