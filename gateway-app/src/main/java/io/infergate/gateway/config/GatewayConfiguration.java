@@ -9,7 +9,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
+import io.infergate.gateway.filter.CircuitOutcomeFilter;
 import io.infergate.gateway.filter.DispatchFilter;
+import io.infergate.gateway.filter.FlowControlFilter;
 import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.ObserveFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
@@ -29,6 +31,8 @@ import io.infergate.gateway.observe.AccessLogProperties;
 import io.infergate.gateway.observe.InferenceMeters;
 import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.routing.actuate.InferenceModelsContributor;
+import io.infergate.routing.circuit.EndpointCircuits;
+import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 
@@ -105,6 +109,16 @@ public class GatewayConfiguration {
 	@Bean
 	PoolRouteFilter poolRouteFilter() {
 		return new PoolRouteFilter();
+	}
+
+	@Bean
+	FlowControlFilter flowControlFilter(FlowController controller) {
+		return new FlowControlFilter(controller);
+	}
+
+	@Bean
+	CircuitOutcomeFilter circuitOutcomeFilter(EndpointCircuits circuits) {
+		return new CircuitOutcomeFilter(circuits);
 	}
 
 	@Bean

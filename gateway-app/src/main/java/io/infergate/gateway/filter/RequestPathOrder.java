@@ -22,13 +22,18 @@ import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
  * servers;</li>
  * <li>{@link #ADMIT}: check and reserve the caller's rate limits for the model being tried (429 when one is
  * reached, never a fallback), and settle them with the real usage when the response ends;</li>
+ * <li>{@link #FLOW_CONTROL}: wait while the model's pool is saturated, by priority and fair share of tenants (429 or
+ * 503 when the wait is refused or expires, never a fallback), and hold the pool's capacity until the response
+ * ends;</li>
  * <li>{@link #ACCOUNT_USAGE}: read the tokens the response reports (asking a stream for its usage chunk, which the
  * client then does not see, when the client did not ask for it);</li>
  * <li>{@link #DISPATCH}: open the request's dispatch, decorate the response, release the in-flight count when
  * the response ends;</li>
  * <li>{@link #UPSTREAM_RETRY} and {@link #POOL_ROUTE}: per attempt, point the request at its pool, where the load
  * balancer picks the endpoint; decide on each failure before the first byte whether to retry another endpoint or
- * hand the request to the next fallback model.</li>
+ * hand the request to the next fallback model;</li>
+ * <li>{@link #RECORD_CIRCUIT_OUTCOME}: per attempt, record in the endpoint's circuit whether it answered or
+ * failed.</li>
  * </ol>
  * Every step up to {@link #DISPATCH} runs outside the response writer (below {@link NettyWriteResponseFilter}'s
  * order), so the chain it wraps completes only once the response body has been written.
@@ -41,6 +46,9 @@ public final class RequestPathOrder {
 	public static final int ACCOUNT_USAGE = DISPATCH - 5;
 
 	public static final int ADMIT = DISPATCH - 10;
+
+	/** After the rate limits, so a request that waits has already been counted against them. */
+	public static final int FLOW_CONTROL = ADMIT + 2;
 
 	public static final int RESOLVE_MODEL = DISPATCH - 20;
 
@@ -61,6 +69,9 @@ public final class RequestPathOrder {
 
 	/** After the route has set its URL, so a retry can restore it. */
 	public static final int UPSTREAM_RETRY = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;
+
+	/** Inside the retry step, so it sees every attempt. */
+	public static final int RECORD_CIRCUIT_OUTCOME = UPSTREAM_RETRY + 5;
 
 	/** Between the route's URL and the load balancer, which reads {@code lb://<pool>}. */
 	public static final int POOL_ROUTE = (RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER

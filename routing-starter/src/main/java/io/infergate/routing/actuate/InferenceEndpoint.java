@@ -13,8 +13,10 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import io.infergate.routing.admission.LimitState;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.admission.TenantMeters;
+import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
+import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.PrefixIndex;
@@ -30,7 +32,7 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * scheduling decisions, newest first (each candidate's raw scores, the {@code prefix-cache} score being its prefix
  * match), then the prefix index's figures, then the configured models' routing (from the application's
  * {@link InferenceModelsContributor}), then each tenant's usage against its limits, then the figures of dispatch
- * sharing between gateway replicas.
+ * sharing between gateway replicas. Each pool shows its flow control queues and each endpoint its circuit state.
  */
 @Endpoint(id = "inference")
 public class InferenceEndpoint {
@@ -55,6 +57,10 @@ public class InferenceEndpoint {
 
 	private final DispatchSharing dispatchSharing;
 
+	private final EndpointCircuits circuits;
+
+	private final FlowController flowControl;
+
 	/**
 	 * @param prefixIndex the prefix index, or {@code null}
 	 * @param models the application's model routing, or one that reports none
@@ -63,7 +69,8 @@ public class InferenceEndpoint {
 	 */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
 			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, InferenceModelsContributor models,
-			RateLimiter rateLimiter, DispatchSharing dispatchSharing) {
+			RateLimiter rateLimiter, DispatchSharing dispatchSharing, EndpointCircuits circuits,
+			FlowController flowControl) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
@@ -73,6 +80,8 @@ public class InferenceEndpoint {
 		this.models = models;
 		this.rateLimiter = rateLimiter;
 		this.dispatchSharing = dispatchSharing;
+		this.circuits = circuits;
+		this.flowControl = flowControl;
 	}
 
 	@ReadOperation
@@ -84,10 +93,12 @@ public class InferenceEndpoint {
 			for (io.infergate.routing.endpoint.Endpoint endpoint : pool.endpoints()) {
 				endpoints.add(new InferenceReport.Endpoint(endpoint.id().toString(), endpoint.isReady(),
 						metrics(endpoint, now),
-						new InferenceReport.InFlight(endpoint.inFlightRequests(), endpoint.inFlightTokens())));
+						new InferenceReport.InFlight(endpoint.inFlightRequests(), endpoint.inFlightTokens()),
+						circuits.state(endpoint.id())));
 			}
 			pools.add(new InferenceReport.Pool(pool.name(), pool.engine().configName(),
-					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), endpoints));
+					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), endpoints,
+					flowControl.report(pool.name())));
 		}
 		List<InferenceReport.Decision> recent = new ArrayList<>();
 		for (DecisionRecord record : decisions.recent()) {

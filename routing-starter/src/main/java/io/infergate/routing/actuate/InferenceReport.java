@@ -3,6 +3,7 @@ package io.infergate.routing.actuate;
 import java.util.List;
 import java.util.Map;
 
+import io.infergate.routing.flowcontrol.PoolFlowReport;
 import io.infergate.routing.prefix.PrefixIndexStats;
 import io.infergate.routing.replica.DispatchSharingStats;
 
@@ -18,11 +19,19 @@ import io.infergate.routing.replica.DispatchSharingStats;
 public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex,
 		List<Model> models, List<Tenant> tenants, DispatchSharingStats dispatchSharing) {
 
-	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints) {
+	/**
+	 * One pool; {@code flowControl} shows its requests in flight through flow control and those waiting, per band
+	 * (priority) and tenant, with each tenant's virtual token counter; {@code null} until the pool's first request.
+	 */
+	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints,
+			PoolFlowReport flowControl) {
 	}
 
-	/** One endpoint; {@code metrics} is {@code null} until its first successful scrape. */
-	public record Endpoint(String id, boolean ready, Metrics metrics, InFlight inFlight) {
+	/**
+	 * One endpoint; {@code metrics} is {@code null} until its first successful scrape; {@code circuit} is
+	 * {@code closed}, {@code open} (it receives nothing) or {@code half-open} (probes pass).
+	 */
+	public record Endpoint(String id, boolean ready, Metrics metrics, InFlight inFlight, String circuit) {
 	}
 
 	public record Metrics(int waitingRequests, int runningRequests, double kvCacheUsage, int blockSize,

@@ -26,9 +26,14 @@ import io.infergate.routing.actuate.InferenceModelsContributor;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.actuate.InferencePoolsHealthIndicator;
 import io.infergate.routing.actuate.ReadinessProperties;
+import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.config.ConfigurationCheck;
 import io.infergate.routing.config.InvalidConfigurationException;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
+import io.infergate.routing.flowcontrol.FlowControlLifecycle;
+import io.infergate.routing.flowcontrol.FlowControlProperties;
+import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.flowcontrol.PoolCapacity;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
 import io.infergate.routing.kvevents.KvEventSubscriber;
 import io.infergate.routing.kvevents.KvEventSubscriptions;
@@ -54,7 +59,7 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
  * of pools that enable them, feeding the {@link EngineBlockIndex}.
  */
 @AutoConfiguration(after = SchedulingAutoConfiguration.class)
-@EnableConfigurationProperties({ PoolProperties.class, ReadinessProperties.class })
+@EnableConfigurationProperties({ PoolProperties.class, ReadinessProperties.class, FlowControlProperties.class })
 @Import(EngineBlockIndexConfiguration.class)
 @LoadBalancerClients(defaultConfiguration = InfergateLoadBalancerClientConfiguration.class)
 public class RoutingAutoConfiguration {
@@ -98,6 +103,18 @@ public class RoutingAutoConfiguration {
 	}
 
 	@Bean
+	FlowController flowController(EndpointRegistry registry, FlowControlProperties properties,
+			SaturationDetector saturation, Clock clock, ObjectProvider<MeterRegistry> meterRegistry) {
+		return new FlowController(registry, PoolCapacity.of(properties, saturation), properties, clock,
+				meterRegistry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	@Bean
+	FlowControlLifecycle flowControlLifecycle(FlowController controller) {
+		return new FlowControlLifecycle(controller);
+	}
+
+	@Bean
 	PoolEndpointSynchronizer poolEndpointSynchronizer(EndpointRegistry registry, PoolProperties properties,
 			ObjectProvider<ReactiveDiscoveryClient> discovery) {
 		Map<String, ServiceInstanceListSupplier> suppliers = new LinkedHashMap<>();
@@ -112,9 +129,11 @@ public class RoutingAutoConfiguration {
 	InferenceEndpoint inferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
 			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<InferenceModelsContributor> models,
-			ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<DispatchSharing> dispatchSharing) {
+			ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<DispatchSharing> dispatchSharing,
+			EndpointCircuits circuits, FlowController flowControl) {
 		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
-				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable(), dispatchSharing.getIfAvailable());
+				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable(), dispatchSharing.getIfAvailable(),
+				circuits, flowControl);
 	}
 
 	@Bean

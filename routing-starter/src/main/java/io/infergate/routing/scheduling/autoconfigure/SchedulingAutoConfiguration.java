@@ -5,6 +5,8 @@ import java.time.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
+import io.infergate.routing.circuit.CircuitBreakerProperties;
+import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.EndpointLoad;
 import io.infergate.routing.scheduling.EndpointPicker;
@@ -32,6 +34,7 @@ import org.springframework.context.annotation.ComponentScan;
 /**
  * The scheduling framework: the built-in plugins (every {@code @Component} in the filter, scorer, picker and load
  * packages, with their {@code infergate.scheduling.plugins.*} parameters), the {@link SaturationDetector}, the
+ * {@link EndpointCircuits} the {@code circuit-breaker} filter reads and the gateway records outcomes in, the
  * {@link SchedulingProfiles} built from {@code infergate.scheduling.profiles} and every plugin bean in the context
  * (user-declared ones included), the {@link Scheduler} and the {@link DecisionRecorder}.
  * <p>
@@ -41,7 +44,7 @@ import org.springframework.context.annotation.ComponentScan;
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration" })
 @EnableConfigurationProperties({ SchedulingProperties.class, SaturationProperties.class,
-		DecisionRecorderProperties.class })
+		DecisionRecorderProperties.class, CircuitBreakerProperties.class })
 @ComponentScan(basePackageClasses = { ReadyFilter.class, QueueScorer.class, MaxScorePicker.class, InFlightLoad.class })
 @ConfigurationPropertiesScan(basePackageClasses = { ReadyFilter.class, QueueScorer.class, MaxScorePicker.class })
 public class SchedulingAutoConfiguration {
@@ -50,6 +53,12 @@ public class SchedulingAutoConfiguration {
 	@ConditionalOnMissingBean
 	public Clock infergateClock() {
 		return Clock.systemUTC();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	public EndpointCircuits endpointCircuits(CircuitBreakerProperties properties) {
+		return new EndpointCircuits(properties);
 	}
 
 	@Bean

@@ -39,7 +39,7 @@ class SchedulingAutoConfigurationTest {
 				.hasSingleBean(DecisionRecorder.class)
 				.hasSingleBean(Clock.class);
 			assertThat(context.getBeansOfType(EndpointFilter.class).values()).extracting(EndpointFilter::name)
-				.containsExactlyInAnyOrder("ready", "saturation", "lora-affinity");
+				.containsExactlyInAnyOrder("ready", "circuit-breaker", "saturation", "lora-affinity");
 			assertThat(context.getBeansOfType(EndpointScorer.class).values()).extracting(EndpointScorer::name)
 				.containsExactlyInAnyOrder("queue", "running-requests", "kv-cache", "lora-affinity", "least-request",
 						"least-outstanding-tokens", "prefix-cache", "precise-prefix", "session-affinity", "estimated-ttft");

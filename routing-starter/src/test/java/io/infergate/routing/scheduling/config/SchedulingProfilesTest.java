@@ -88,7 +88,7 @@ class SchedulingProfilesTest {
 				"infergate.scheduling.profiles.default.picker=best")
 			.run((context) -> assertThat(failure(context))
 				.contains("infergate.scheduling.profiles.default.filters[1]: unknown filter 'healthy'; "
-						+ "valid filters: lora-affinity, ready, saturation")
+						+ "valid filters: circuit-breaker, lora-affinity, ready, saturation")
 				.contains("infergate.scheduling.profiles.default.picker: unknown picker 'best'; valid pickers: "
 						+ "chwbl, max-score, power-of-two, random, round-robin, weighted-random"));
 	}

@@ -40,7 +40,7 @@ class ShippedProfilesTest {
 			assertThat(profiles.names()).containsExactly("default", "precise", "load-only", "least-request",
 					"round-robin", "random", "prefix-only", "chwbl", "chwbl-engine-load", "session", "hybrid");
 			assertThat(profile.name()).isEqualTo("default");
-			assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("ready", "saturation");
+			assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("ready", "circuit-breaker", "saturation");
 			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
 				.containsExactly("queue=2.0", "kv-cache=2.0", "prefix-cache=3.0");
 			assertThat(profile.picker().name()).isEqualTo("max-score");
@@ -53,17 +53,17 @@ class ShippedProfilesTest {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 
 			assertThat(describe(profiles.get("prefix-only")))
-				.isEqualTo("[] {prefix-cache=1.0, least-request=0.001} max-score");
-			assertThat(describe(profiles.get("chwbl"))).isEqualTo("[] {} chwbl");
+				.isEqualTo("[circuit-breaker] {prefix-cache=1.0, least-request=0.001} max-score");
+			assertThat(describe(profiles.get("chwbl"))).isEqualTo("[circuit-breaker] {} chwbl");
 			assertThat(profiles.get("chwbl").load().name()).isEqualTo("in-flight");
-			assertThat(describe(profiles.get("chwbl-engine-load"))).isEqualTo("[] {} chwbl");
+			assertThat(describe(profiles.get("chwbl-engine-load"))).isEqualTo("[circuit-breaker] {} chwbl");
 			assertThat(profiles.get("chwbl-engine-load").load().name()).isEqualTo("engine-reported");
 			assertThat(describe(profiles.get("session")))
-				.isEqualTo("[ready, saturation] {session-affinity=3.0, queue=2.0, kv-cache=2.0} max-score");
+				.isEqualTo("[ready, circuit-breaker, saturation] {session-affinity=3.0, queue=2.0, kv-cache=2.0} max-score");
 			assertThat(describe(profiles.get("hybrid")))
-				.isEqualTo("[ready, lora-affinity] {estimated-ttft=1.0} max-score");
+				.isEqualTo("[ready, circuit-breaker, lora-affinity] {estimated-ttft=1.0} max-score");
 			assertThat(describe(profiles.get("precise")))
-				.isEqualTo("[ready, saturation] {queue=2.0, kv-cache=2.0, precise-prefix=3.0} max-score");
+				.isEqualTo("[ready, circuit-breaker, saturation] {queue=2.0, kv-cache=2.0, precise-prefix=3.0} max-score");
 			assertThat(context.getBean(EstimatedTtftScorer.Config.class).inFlightRequestMicros()).isEqualTo(1000);
 		}
 	}

@@ -1,0 +1,137 @@
+package io.infergate.gateway.filter;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.gateway.error.OpenAiError;
+import io.infergate.gateway.error.OpenAiErrorResponses;
+import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.admission.Caller;
+import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.flowcontrol.FlowDecision;
+import io.infergate.routing.flowcontrol.FlowOutcome;
+import io.infergate.routing.flowcontrol.FlowTicket;
+import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.request.InfergateAttributes;
+
+/**
+ * Flow control on the request path, a thin adapter over the {@link FlowController}: the request waits here while
+ * its pool is saturated, and goes on when the controller dispatches it. A rejection is final (no fallback model is
+ * tried): 429, or 503 for {@code no-endpoints} and {@code shutting-down}, with {@code Retry-After},
+ * {@code retry-after-ms} and {@code x-infergate-dropped-reason}.
+ * <p>
+ * A client that goes away while its request waits takes it out of the queue at once; a dispatched request holds its
+ * pool's capacity until its response ends, and then charges its tenant the tokens it used. A client may shorten or
+ * lengthen its wait with {@value #QUEUE_TTL_HEADER} (milliseconds, capped by {@code infergate.flow-control.max-ttl}).
+ */
+public class FlowControlFilter implements GlobalFilter, Ordered {
+
+	private static final Log logger = LogFactory.getLog(FlowControlFilter.class);
+
+	public static final String QUEUE_TTL_HEADER = "x-infergate-queue-ttl-ms";
+
+	private final FlowController controller;
+
+	public FlowControlFilter(FlowController controller) {
+		this.controller = controller;
+	}
+
+	@Override
+	public int getOrder() {
+		return RequestPathOrder.FLOW_CONTROL;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		InferenceRequest request = exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		if (request == null) {
+			return chain.filter(exchange);
+		}
+		Duration ttl;
+		try {
+			ttl = requestedTtl(exchange.getRequest().getHeaders().getFirst(QUEUE_TTL_HEADER));
+		}
+		catch (IllegalArgumentException ex) {
+			return OpenAiErrorResponses.write(exchange, OpenAiError.badRequest(
+					QUEUE_TTL_HEADER + " must be a whole number of milliseconds, 0 or more", null));
+		}
+		Caller caller = exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
+		byte[] body = exchange.getAttribute(InfergateAttributes.REQUEST_BODY);
+		FlowTicket ticket = controller.enqueue(request.pool(), caller, request.estimatedTotalTokens(),
+				request.estimatedPromptTokens(), (body != null) ? body.length : 0, ttl);
+		return Mono.fromFuture(ticket.decision(), true).doOnCancel(ticket::cancel).flatMap((decision) -> {
+			if (decision.dispatched()) {
+				return chain.filter(exchange).doFinally((signal) -> ticket.release(usedTokens(exchange, request)));
+			}
+			return rejected(exchange, request, decision);
+		});
+	}
+
+	private static Duration requestedTtl(String header) {
+		if (header == null) {
+			return null;
+		}
+		long millis = Long.parseLong(header.strip());
+		if (millis < 0) {
+			throw new IllegalArgumentException("negative");
+		}
+		return Duration.ofMillis(millis);
+	}
+
+	/** Prompt plus completion tokens the response reported or the gateway counted; -1 when nothing was read. */
+	private static long usedTokens(ServerWebExchange exchange, InferenceRequest request) {
+		ResponseUsage usage = exchange.getAttribute(InfergateAttributes.RESPONSE_USAGE);
+		return (usage != null) ? usage.tokens(request.estimatedPromptTokens(), true).total() : -1;
+	}
+
+	private Mono<Void> rejected(ServerWebExchange exchange, InferenceRequest request, FlowDecision decision) {
+		FlowOutcome outcome = decision.outcome();
+		if (outcome == FlowOutcome.CANCELLED) {
+			return Mono.empty();
+		}
+		long retryAfterMillis = Math.max(1, decision.retryAfterMillis());
+		HttpHeaders headers = exchange.getResponse().getHeaders();
+		headers.set(HttpHeaders.RETRY_AFTER, Long.toString((retryAfterMillis + 999) / 1000));
+		headers.set(RateLimitHeaders.RETRY_AFTER_MS_HEADER, Long.toString(retryAfterMillis));
+		headers.set(RateLimitHeaders.DROPPED_REASON_HEADER, outcome.reason());
+		if (logger.isDebugEnabled()) {
+			logger.debug(outcome.reason() + " for " + request.requestedModel() + " in pool '" + request.pool()
+					+ "' after " + decision.waitedMillis() + " ms");
+		}
+		return OpenAiErrorResponses.write(exchange, error(outcome, request, decision));
+	}
+
+	private static OpenAiError error(FlowOutcome outcome, InferenceRequest request, FlowDecision decision) {
+		String pool = "pool '" + request.pool() + "'";
+		String again = " Please try again in " + RateLimitHeaders.duration(decision.retryAfterMillis() * 1000) + ".";
+		return switch (outcome) {
+			case REJECTED_CAPACITY -> overloaded("The " + pool + " is saturated and its queue is full." + again,
+					"rejected_capacity");
+			case REJECTED_SHEDDABLE -> overloaded("The " + pool + " is saturated, and requests of priority "
+					+ request.priority() + " are shed while it is." + again, "rejected_sheddable");
+			case TTL_EXPIRED -> overloaded("The request waited " + decision.waitedMillis() + " ms for the " + pool
+					+ " to have room, and the wait expired." + again, "ttl_expired");
+			case NO_ENDPOINTS -> new OpenAiError(HttpStatus.SERVICE_UNAVAILABLE, "The request waited "
+					+ decision.waitedMillis() + " ms and the " + pool + " has no ready endpoint." + again,
+					"service_unavailable", null, "no_endpoint_available");
+			case SHUTTING_DOWN -> new OpenAiError(HttpStatus.SERVICE_UNAVAILABLE,
+					"The gateway is shutting down; another replica can serve the request.", "service_unavailable",
+					null, "shutting_down");
+			case DISPATCHED, CANCELLED -> throw new IllegalStateException(outcome + " is not a rejection");
+		};
+	}
+
+	private static OpenAiError overloaded(String message, String code) {
+		return new OpenAiError(HttpStatus.TOO_MANY_REQUESTS, message, "requests", null, code);
+	}
+}

@@ -1,0 +1,61 @@
+package io.infergate.routing.scheduling.filter;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.stereotype.Component;
+
+import io.infergate.routing.circuit.EndpointCircuits;
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.scheduling.DispatchListener;
+import io.infergate.routing.scheduling.SchedulingCycle;
+
+/**
+ * {@code circuit-breaker}: drops the endpoints whose circuit is open ({@link EndpointCircuits}), and lets a
+ * half-open one through while it has a probe left. A probe taken for an endpoint the picker then passes over is
+ * given back at the pick. When every circuit is open nothing is left: the pool's failure mode decides.
+ */
+@Component
+public final class CircuitBreakerFilter extends RetainingFilter implements DispatchListener {
+
+	public static final String NAME = "circuit-breaker";
+
+	private static final SchedulingCycle.Key<List<Endpoint>> PROBES = new SchedulingCycle.Key<>("circuit-probes");
+
+	private final EndpointCircuits circuits;
+
+	public CircuitBreakerFilter(EndpointCircuits circuits) {
+		super(false);
+		this.circuits = circuits;
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	boolean keeps(SchedulingCycle cycle, Endpoint endpoint) {
+		if (!circuits.tryAcquirePermission(endpoint.id())) {
+			return false;
+		}
+		if (circuits.isHalfOpen(endpoint.id())) {
+			cycle.computeIfAbsent(PROBES, (c) -> new ArrayList<>(2)).add(endpoint);
+		}
+		return true;
+	}
+
+	@Override
+	public void onDispatch(SchedulingCycle cycle, Endpoint chosen) {
+		List<Endpoint> probes = cycle.get(PROBES);
+		if (probes == null) {
+			return;
+		}
+		for (Endpoint probe : probes) {
+			if (probe != chosen) {
+				circuits.releasePermission(probe.id());
+			}
+		}
+		probes.clear();
+	}
+}
