@@ -58,6 +58,7 @@ public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdap
 						HttpResponseStatus.valueOf(error.status().value()), Unpooled.wrappedBuffer(body));
 				response.headers()
 					.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+					.set(OpenAiErrorResponses.NOSNIFF_HEADER, "nosniff")
 					.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
 					.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
 				ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
