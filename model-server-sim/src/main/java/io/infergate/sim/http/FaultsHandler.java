@@ -13,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code /sim/faults}: {@code POST} sets faults from a JSON object (fields absent are left as they are),
  * {@code DELETE} clears them all, {@code GET} shows them. Fields: {@code stallMetrics} (boolean, until cleared),
  * {@code stallMetricsMillis} (hold each scrape this long), {@code failNextRequests} and {@code failStatus}
- * (default 503), {@code abortStreamsAfterChunks}. Every method answers with the faults in force.
+ * (default 503), {@code abortStreamsAfterChunks}, {@code resetConnections} and {@code freezeGenerations} (booleans,
+ * until cleared), {@code stallStreamsAfterChunks}. Every method answers with the faults in force.
  */
 public final class FaultsHandler implements HttpHandler {
 
@@ -57,11 +58,12 @@ public final class FaultsHandler implements HttpHandler {
 		JsonNode root = Json.readObject(body);
 		for (String field : root.propertyNames()) {
 			switch (field) {
-				case "stallMetrics", "stallMetricsMillis", "failNextRequests", "failStatus", "abortStreamsAfterChunks" -> {
+				case "stallMetrics", "stallMetricsMillis", "failNextRequests", "failStatus", "abortStreamsAfterChunks",
+						"resetConnections", "freezeGenerations", "stallStreamsAfterChunks" -> {
 				}
 				default -> throw OpenAiError.badRequest("Unknown fault '" + field
-						+ "' (valid: stallMetrics, stallMetricsMillis, failNextRequests, failStatus, abortStreamsAfterChunks).",
-						field);
+						+ "' (valid: stallMetrics, stallMetricsMillis, failNextRequests, failStatus, abortStreamsAfterChunks,"
+						+ " resetConnections, freezeGenerations, stallStreamsAfterChunks).", field);
 			}
 		}
 		if (root.has("stallMetricsMillis")) {
@@ -82,6 +84,15 @@ public final class FaultsHandler implements HttpHandler {
 		if (root.has("abortStreamsAfterChunks")) {
 			this.faults.abortStreamsAfterChunks((int) integer(root, "abortStreamsAfterChunks"));
 		}
+		if (root.has("resetConnections")) {
+			this.faults.resetConnections(root.get("resetConnections").asBoolean());
+		}
+		if (root.has("freezeGenerations")) {
+			this.faults.freezeGenerations(root.get("freezeGenerations").asBoolean());
+		}
+		if (root.has("stallStreamsAfterChunks")) {
+			this.faults.stallStreamsAfterChunks((int) integer(root, "stallStreamsAfterChunks"));
+		}
 	}
 
 	private static long integer(JsonNode root, String field) throws OpenAiError {
@@ -100,6 +111,9 @@ public final class FaultsHandler implements HttpHandler {
 		json.put("failNextRequests", state.failNextGenerations());
 		json.put("failStatus", state.failStatus());
 		json.put("abortStreamsAfterChunks", state.abortStreamsAfterChunks());
+		json.put("resetConnections", state.resetConnections());
+		json.put("freezeGenerations", state.freezeGenerations());
+		json.put("stallStreamsAfterChunks", state.stallStreamsAfterChunks());
 		return Json.MAPPER.writeValueAsString(json);
 	}
 }
