@@ -8,6 +8,7 @@ import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.filter.DispatchFilter;
 import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
+import io.infergate.gateway.filter.PoolTimeouts;
 import io.infergate.gateway.filter.ReadRequestFilter;
 import io.infergate.gateway.filter.ResolveModelFilter;
 import io.infergate.gateway.filter.ServedByFilter;
@@ -72,8 +73,13 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
-	DispatchFilter dispatchFilter() {
-		return new DispatchFilter();
+	PoolTimeouts poolTimeouts(PoolProperties pools) {
+		return new PoolTimeouts(pools);
+	}
+
+	@Bean
+	DispatchFilter dispatchFilter(PoolTimeouts timeouts) {
+		return new DispatchFilter(timeouts);
 	}
 
 	@Bean
@@ -82,8 +88,8 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
-	UpstreamRetryFilter upstreamRetryFilter(GatewayProperties properties) {
-		return new UpstreamRetryFilter(properties.getRetries());
+	UpstreamRetryFilter upstreamRetryFilter(GatewayProperties properties, PoolTimeouts timeouts) {
+		return new UpstreamRetryFilter(properties.getRetries(), timeouts);
 	}
 
 	@Bean

@@ -1,6 +1,7 @@
 package io.infergate.gateway.filter;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,16 +29,34 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 
 	private final Dispatch dispatch;
 
-	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch) {
+	private final Duration streamIdleTimeout;
+
+	/** @param streamIdleTimeout the longest silence allowed in a stream, or {@code null} for none */
+	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch, Duration streamIdleTimeout) {
 		super(delegate);
 		this.dispatch = dispatch;
+		this.streamIdleTimeout = streamIdleTimeout;
 	}
 
 	@Override
 	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body)
+		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body);
+		if (streamIdleTimeout != null && isEventStream()) {
+			// Cancelling the upstream body closes the connection to the silent model server.
+			events = events.timeout(streamIdleTimeout, Flux.error(() -> new StreamIdleTimeoutException(
+					"no event for " + streamIdleTimeout.toMillis() + " ms")));
+		}
+		events = events
 			.onErrorResume((ex) -> isEventStream() ? Flux.just(Mono.just(errorEvent(ex))) : Flux.error(ex));
 		return super.writeAndFlushWith(events);
+	}
+
+	/** A stream that stayed silent longer than its pool's {@code timeouts.stream-idle}. */
+	static final class StreamIdleTimeoutException extends RuntimeException {
+
+		StreamIdleTimeoutException(String message) {
+			super(message, null, false, false);
+		}
 	}
 
 	private boolean isEventStream() {
@@ -46,10 +65,16 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 	}
 
 	private DataBuffer errorEvent(Throwable ex) {
-		logger.warn("Upstream " + dispatch.lastEndpoint() + " failed mid-stream: " + ex);
-		OpenAiError error = new OpenAiError(HttpStatus.BAD_GATEWAY,
-				"The model server " + dispatch.lastEndpoint() + " failed while streaming the response.",
-				"server_error", null, "upstream_stream_error");
+		boolean idle = ex instanceof StreamIdleTimeoutException;
+		logger.warn("Upstream " + dispatch.lastEndpoint() + (idle ? " went silent mid-stream: " : " failed mid-stream: ")
+				+ ex.getMessage());
+		OpenAiError error = idle
+				? new OpenAiError(HttpStatus.GATEWAY_TIMEOUT, "The model server " + dispatch.lastEndpoint()
+						+ " sent nothing for longer than the stream idle timeout.", "timeout", null,
+						"upstream_stream_timeout")
+				: new OpenAiError(HttpStatus.BAD_GATEWAY,
+						"The model server " + dispatch.lastEndpoint() + " failed while streaming the response.",
+						"server_error", null, "upstream_stream_error");
 		byte[] event = ("data: " + error.toJson() + "\n\n").getBytes(StandardCharsets.UTF_8);
 		return bufferFactory().wrap(event);
 	}
