@@ -6,6 +6,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.filter.DispatchFilter;
+import io.infergate.gateway.filter.ForwardedHeadersFilter;
 import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
 import io.infergate.gateway.filter.PoolTimeouts;
@@ -70,6 +71,11 @@ public class GatewayConfiguration {
 	@Bean
 	ResolveModelFilter resolveModelFilter(ModelCatalog catalog, GatewayProperties properties) {
 		return new ResolveModelFilter(catalog, properties.getAssumedMaxTokens());
+	}
+
+	@Bean
+	ForwardedHeadersFilter forwardedHeadersFilter(GatewayProperties properties) {
+		return new ForwardedHeadersFilter(properties.getForwardedHeaders());
 	}
 
 	@Bean

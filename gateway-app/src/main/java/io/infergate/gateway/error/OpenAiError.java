@@ -101,6 +101,13 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 				"invalid_request_error", null, "request_headers_too_large");
 	}
 
+	/** 431 for a request with more header fields than {@code infergate.gateway.max-request-headers}. */
+	public static OpenAiError tooManyHeaders(int count, int limit) {
+		return new OpenAiError(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+				"The request has " + count + " header fields; the gateway accepts at most " + limit + ".",
+				"invalid_request_error", null, "request_headers_too_large");
+	}
+
 	/** 414 for a request line above the server's limit. */
 	public static OpenAiError uriTooLong(long limitBytes) {
 		return new OpenAiError(HttpStatus.URI_TOO_LONG,

@@ -17,6 +17,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 
 import io.infergate.gateway.filter.UpstreamRetryFilter;
+import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.dispatch.Dispatch;
@@ -31,6 +32,8 @@ import io.infergate.routing.request.InfergateAttributes;
 public class OpenAiErrorWebExceptionHandler implements WebExceptionHandler {
 
 	private static final Log logger = LogFactory.getLog(OpenAiErrorWebExceptionHandler.class);
+
+	private static final RepeatedLines repeated = new RepeatedLines();
 
 	private final long maxBodyBytes;
 
@@ -58,8 +61,11 @@ public class OpenAiErrorWebExceptionHandler implements WebExceptionHandler {
 		if (ex instanceof ResponseStatusException statusException) {
 			return fromStatus(exchange, statusException.getStatusCode(), statusException.getReason(), dispatch);
 		}
-		logger.error("Unexpected failure handling " + exchange.getRequest().getMethod() + " "
-				+ OpenAiError.echo(exchange.getRequest().getPath().value()), ex);
+		String line = repeated.admit("unexpected:" + ex.getClass().getName(), "Unexpected failure handling "
+				+ exchange.getRequest().getMethod() + " " + OpenAiError.echo(exchange.getRequest().getPath().value()));
+		if (line != null) {
+			logger.error(line, ex);
+		}
 		return new OpenAiError(HttpStatus.INTERNAL_SERVER_ERROR, "The gateway failed to handle the request.",
 				"server_error", null, "internal_error");
 	}
@@ -103,7 +109,11 @@ public class OpenAiErrorWebExceptionHandler implements WebExceptionHandler {
 			return new OpenAiError(httpStatus, (reason != null) ? reason : httpStatus.getReasonPhrase(),
 					"invalid_request_error", null, null);
 		}
-		logger.warn("Request " + OpenAiError.echo(path) + " failed with " + code + ": " + reason);
+		String line = repeated.admit("status:" + code, "Request " + OpenAiError.echo(path) + " failed with " + code
+				+ ": " + reason);
+		if (line != null) {
+			logger.warn(line);
+		}
 		return new OpenAiError(httpStatus, "The gateway failed to handle the request (" + code + ").",
 				"server_error", null, null);
 	}

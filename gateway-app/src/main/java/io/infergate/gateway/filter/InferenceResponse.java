@@ -16,6 +16,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 import io.infergate.gateway.error.OpenAiError;
+import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.dispatch.Dispatch;
 
 /**
@@ -26,6 +27,8 @@ import io.infergate.routing.dispatch.Dispatch;
 final class InferenceResponse extends ServerHttpResponseDecorator {
 
 	private static final Log logger = LogFactory.getLog(InferenceResponse.class);
+
+	private static final RepeatedLines repeated = new RepeatedLines();
 
 	private final Dispatch dispatch;
 
@@ -66,8 +69,11 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 
 	private DataBuffer errorEvent(Throwable ex) {
 		boolean idle = ex instanceof StreamIdleTimeoutException;
-		logger.warn("Upstream " + dispatch.lastEndpoint() + (idle ? " went silent mid-stream: " : " failed mid-stream: ")
-				+ ex.getMessage());
+		String line = repeated.admit(idle ? "stream-idle" : "stream-failure", "Upstream " + dispatch.lastEndpoint()
+				+ (idle ? " went silent mid-stream: " : " failed mid-stream: ") + ex);
+		if (line != null) {
+			logger.warn(line);
+		}
 		OpenAiError error = idle
 				? new OpenAiError(HttpStatus.GATEWAY_TIMEOUT, "The model server " + dispatch.lastEndpoint()
 						+ " sent nothing for longer than the stream idle timeout.", "timeout", null,

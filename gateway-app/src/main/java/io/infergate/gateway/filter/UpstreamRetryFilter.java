@@ -25,6 +25,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
+import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.request.InfergateAttributes;
@@ -49,6 +50,8 @@ import io.infergate.routing.request.InfergateAttributes;
 public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 
 	private static final Log logger = LogFactory.getLog(UpstreamRetryFilter.class);
+
+	private static final RepeatedLines repeated = new RepeatedLines();
 
 	/** The largest 400 body read to look for a context-length error. */
 	static final int MAX_INSPECTED_BODY_BYTES = 64 * 1024;
@@ -177,9 +180,14 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 
 	private Mono<Void> retry(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch, String why,
 			Throwable failure) {
-		logger.info("Endpoint " + dispatch.lastEndpoint() + " " + why + " before any response byte; retrying "
-				+ dispatch.request().requestedModel() + " on another endpoint of pool '" + dispatch.request().pool()
-				+ "'");
+		if (logger.isInfoEnabled()) {
+			String line = repeated.admit("retry", "Endpoint " + dispatch.lastEndpoint() + " " + why
+					+ " before any response byte; retrying on another endpoint of pool '" + dispatch.request().pool()
+					+ "'");
+			if (line != null) {
+				logger.info(line);
+			}
+		}
 		FailedAttempts.forget(exchange);
 		return attempt(exchange, chain, dispatch, failure);
 	}
