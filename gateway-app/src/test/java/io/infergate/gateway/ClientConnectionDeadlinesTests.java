@@ -132,4 +132,62 @@ class ClientConnectionDeadlinesTests extends SimulatedPodsTest {
 			sleep(Duration.ofMillis(200));
 		}
 	}
+
+	/** What the gateway answers on one connection to {@code requests} sent back to back, until it stops. */
+	private String answersTo(String requests) throws IOException {
+		try (Socket socket = new Socket("127.0.0.1", port)) {
+			socket.setSoTimeout(3_000);
+			socket.getOutputStream().write(requests.getBytes(StandardCharsets.US_ASCII));
+			StringBuilder answers = new StringBuilder();
+			byte[] buffer = new byte[8192];
+			try {
+				for (int read; (read = socket.getInputStream().read(buffer)) != -1;) {
+					answers.append(new String(buffer, 0, read, StandardCharsets.US_ASCII));
+				}
+			}
+			catch (java.net.SocketTimeoutException quiet) {
+				// the gateway has nothing more to say on this connection
+			}
+			return answers.toString();
+		}
+	}
+
+	@Test
+	void aRequestPipelinedAfterOneAnsweredAtOnceIsAnswered() throws IOException {
+		String unknownPath = "GET /v1/nothing-here HTTP/1.1\r\nHost: gateway\r\n\r\n";
+		String models = "GET /v1/models HTTP/1.1\r\nHost: gateway\r\n\r\n";
+
+		String answers = answersTo(unknownPath + models + unknownPath);
+
+		assertThat(answers.split("HTTP/1.1 ", -1)).hasSize(4);
+		assertThat(answers).startsWith("HTTP/1.1 404").contains("HTTP/1.1 200");
+	}
+
+	@Test
+	void aDeclaredOversizedBodyIsAnswered413BeforeTheConnectionClosesWhileTheClientStillSends() throws Exception {
+		for (int attempt = 0; attempt < 5; attempt++) {
+			try (Socket socket = new Socket("127.0.0.1", port)) {
+				socket.setSoTimeout(10_000);
+				OutputStream out = socket.getOutputStream();
+				out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\n"
+						+ "Content-Length: " + (64 * 1024 * 1024) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+				Thread sender = new Thread(() -> {
+					try {
+						for (int i = 0; i < 64; i++) {
+							out.write(new byte[64 * 1024]);
+						}
+					}
+					catch (IOException closed) {
+						// the gateway stopped reading
+					}
+				});
+				sender.start();
+
+				byte[] head = socket.getInputStream().readNBytes(12);
+
+				assertThat(new String(head, StandardCharsets.US_ASCII)).as("attempt " + attempt).isEqualTo("HTTP/1.1 413");
+				sender.join(10_000);
+			}
+		}
+	}
 }

@@ -7,10 +7,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -23,6 +26,13 @@ import io.infergate.gateway.logging.RepeatedLines;
  * request is being answered no deadline runs, so a long stream is never cut. Also refuses connections beyond the
  * maximum. One per connection, right after the HTTP codec; it sees request parts as they are decoded and response
  * parts as they are encoded.
+ * <p>
+ * Two more things happen at the end of a response. A connection closed while a request body is still coming (an
+ * early 413, say) is closed gently: the response is sent, then the gateway stops writing and reads and drops
+ * whatever the client still sends, for up to {@value #LINGER_MILLIS} ms, before closing. Closed at once, the socket
+ * would reset the connection over the unread bytes and the client could lose the response. And the next request is
+ * asked for: the server reads on demand, and after a pipelined request answered at once it may otherwise never read
+ * again.
  */
 public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 
@@ -31,6 +41,9 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 	private static final Log logger = LogFactory.getLog(ClientConnectionDeadlines.class);
 
 	private static final RepeatedLines repeated = new RepeatedLines();
+
+	/** Longest wait for the rest of an unread request body before a connection is closed. */
+	static final long LINGER_MILLIS = 2_000;
 
 	private final long headerTimeoutNanos;
 
@@ -49,6 +62,15 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 
 	/** Whether the next response end belongs to an informational (1xx) response. */
 	private boolean informational;
+
+	/** Whether a request's head has arrived and the end of its body has not. */
+	private boolean bodyIncomplete;
+
+	/** Whether the connection is closing: the response is out, the rest of the request is being dropped. */
+	private boolean lingering;
+
+	/** The promise of the close that lingering postponed. */
+	private ChannelPromise lingerPromise;
 
 	private Future<?> deadline;
 
@@ -92,6 +114,10 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
 		disarm();
+		if (lingerPromise != null) {
+			// closed by the client's end of the stream, as the postponed close would have
+			lingerPromise.trySuccess();
+		}
 		if (counted) {
 			counted = false;
 			openConnections.decrementAndGet();
@@ -101,17 +127,53 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 
 	@Override
 	public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+		if (lingering) {
+			ReferenceCountUtil.release(msg);
+			ctx.read();
+			return;
+		}
 		if (msg instanceof HttpRequest) {
 			requestsInProgress++;
 			disarm();
-			if (!(msg instanceof LastHttpContent)) {
+			bodyIncomplete = !(msg instanceof LastHttpContent);
+			if (bodyIncomplete) {
 				arm(ctx, bodyTimeoutNanos, "body-timeout");
 			}
 		}
 		else if (msg instanceof LastHttpContent) {
+			bodyIncomplete = false;
 			disarm();
 		}
 		super.channelRead(ctx, msg);
+	}
+
+	/** Closes gently while a request body is still coming; see the class comment. */
+	@Override
+	public void close(ChannelHandlerContext ctx, ChannelPromise promise) throws Exception {
+		if (!bodyIncomplete || lingering || !(ctx.channel() instanceof DuplexChannel channel)) {
+			super.close(ctx, promise);
+			return;
+		}
+		lingering = true;
+		lingerPromise = promise;
+		disarm();
+		deadline = ctx.executor().schedule(() -> {
+			deadline = null;
+			ctx.close(promise);
+		}, LINGER_MILLIS, TimeUnit.MILLISECONDS);
+		channel.shutdownOutput();
+		ctx.read();
+	}
+
+	@Override
+	public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+		if (lingering && event instanceof ChannelInputShutdownEvent) {
+			// the client has sent everything: nothing is left to reset the connection over
+			disarm();
+			ctx.close(lingerPromise);
+			return;
+		}
+		super.userEventTriggered(ctx, event);
 	}
 
 	@Override
@@ -133,8 +195,9 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 
 	private void responseEnded(ChannelHandlerContext ctx) {
 		requestsInProgress = Math.max(0, requestsInProgress - 1);
-		if (requestsInProgress == 0 && ctx.channel().isActive()) {
+		if (requestsInProgress == 0 && ctx.channel().isActive() && !lingering) {
 			arm(ctx, headerTimeoutNanos, "header-timeout");
+			ctx.read();
 		}
 	}
 
