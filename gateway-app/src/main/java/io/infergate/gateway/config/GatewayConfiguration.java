@@ -10,6 +10,7 @@ import io.infergate.gateway.filter.ForwardedHeadersFilter;
 import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
 import io.infergate.gateway.filter.PoolTimeouts;
+import io.infergate.gateway.filter.PoolTimeoutsCheck;
 import io.infergate.gateway.filter.ReadRequestFilter;
 import io.infergate.gateway.filter.ResolveModelFilter;
 import io.infergate.gateway.filter.ServedByFilter;
@@ -76,6 +77,11 @@ public class GatewayConfiguration {
 	@Bean
 	ForwardedHeadersFilter forwardedHeadersFilter(GatewayProperties properties) {
 		return new ForwardedHeadersFilter(properties.getForwardedHeaders());
+	}
+
+	@Bean
+	PoolTimeoutsCheck poolTimeoutsCheck(PoolProperties pools) {
+		return new PoolTimeoutsCheck(pools);
 	}
 
 	@Bean
