@@ -131,7 +131,7 @@ class CircuitBreakerTests extends SimulatedPodsTest {
 		}
 		assertThat(circuitOf(failing)).isEqualTo("open");
 		assertThat(statuses).contains(500);
-		assertThat(Http.get(managementUrl("/actuator/inference")).body())
+		assertThat(Http.getAsAdmin(managementUrl("/actuator/inference")).body())
 			.contains("\"id\":\"" + Sims.id(failing) + "\"")
 			.contains("\"circuit\":\"open\"");
 

@@ -3,6 +3,7 @@ package io.infergate.gateway;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -123,5 +124,63 @@ class GatewayErrorsTests {
 
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).contains("\"object\":\"list\"").contains("\"id\":\"m\"");
+	}
+
+	@Test
+	void bodiesBeyondTheParserLimitsAre400InvalidJson() {
+		String chat = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],";
+		HttpResponse<String> deep = Http.postJson(url("/v1/chat/completions"),
+				chat + "\"tools\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}");
+		HttpResponse<String> longNumber = Http.postJson(url("/v1/chat/completions"),
+				chat + "\"temperature\":" + "1".repeat(5_000) + "}");
+		HttpResponse<String> longName = Http.postJson(url("/v1/chat/completions"),
+				chat + "\"" + "n".repeat(100_000) + "\":1}");
+
+		for (HttpResponse<String> response : List.of(deep, longNumber, longName)) {
+			assertThat(response.statusCode()).isEqualTo(400);
+			assertThat(response.body()).contains("\"code\":\"invalid_json\"");
+		}
+	}
+
+	@Test
+	void aUtf16BodyNamingAnAliasedModelIs400() {
+		HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("m", "hi", false, 4), StandardCharsets.UTF_16))
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(response.body()).contains("\"code\":\"invalid_json\"").contains("UTF-8");
+	}
+
+	@Test
+	void aWrongMethodOnAnApiPathIs405NamingTheAllowedOne() {
+		HttpResponse<String> getChat = Http.get(url("/v1/chat/completions"));
+		HttpResponse<String> postModels = Http.postJson(url("/v1/models"), "{}");
+
+		assertThat(getChat.statusCode()).isEqualTo(405);
+		assertThat(getChat.headers().firstValue("allow")).hasValue("POST");
+		assertThat(getChat.body()).startsWith("{\"error\":").contains("method_not_allowed");
+		assertThat(postModels.statusCode()).isEqualTo(405);
+		assertThat(postModels.headers().firstValue("allow")).hasValue("GET");
+	}
+
+	@Test
+	void gatewayErrorsAreNotSniffedAndEchoAtMost256CharactersOfTheRequest() {
+		HttpResponse<String> unknownPath = Http.get(url("/v1/" + "x".repeat(1_000)));
+		HttpResponse<String> unknownModel = Http.postJson(url("/v1/chat/completions"),
+				Http.chat("y".repeat(1_000), "hi", false, 4));
+		HttpResponse<String> headers = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
+			.header("x-padding", "p".repeat(16 * 1024))
+			.POST(HttpRequest.BodyPublishers.ofString("{}"))
+			.build());
+
+		for (HttpResponse<String> response : List.of(unknownPath, unknownModel, headers)) {
+			assertThat(response.statusCode()).isBetween(400, 499);
+			assertThat(response.headers().firstValue("x-content-type-options")).hasValue("nosniff");
+		}
+		// 256 characters of the path the client sent: "/v1/" and 252 of its x
+		assertThat(unknownPath.body()).contains("/v1/" + "x".repeat(252) + "…").doesNotContain("x".repeat(253));
+		assertThat(unknownModel.body()).contains("y".repeat(256)).doesNotContain("y".repeat(257));
 	}
 }

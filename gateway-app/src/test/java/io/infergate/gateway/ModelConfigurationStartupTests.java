@@ -65,7 +65,9 @@ class ModelConfigurationStartupTests {
 						"infergate.models.bot.adapter: must be an adapter name without whitespace or control "
 								+ "characters, got 'support lora'"),
 				Arguments.of(List.of("infergate.models.chat.target-model=llama-3.1"),
-						"infergate.models.chat: no route; give it a pool, targets or lanes"));
+						"infergate.models.chat: no route; give it a pool, targets or lanes"),
+				Arguments.of(List.of("infergate.pools.llama.timeouts.first-byte=0s"),
+						"infergate.pools.llama.timeouts.first-byte: must be positive (or unset for no limit), was 0ms"));
 	}
 
 	@ParameterizedTest

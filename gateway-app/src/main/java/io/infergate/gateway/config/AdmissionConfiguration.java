@@ -153,14 +153,16 @@ public class AdmissionConfiguration {
 	@Bean
 	NettyServerCustomizer oversizedRequestHeadCustomizer(
 			@Value("${server.max-http-request-header-size:8KB}") DataSize maxHeaderSize,
-			@Value("${server.netty.max-initial-line-length:4KB}") DataSize maxInitialLineLength) {
+			@Value("${server.netty.max-initial-line-length:4KB}") DataSize maxInitialLineLength,
+			GatewayProperties gateway) {
 		long maxHeaderBytes = maxHeaderSize.toBytes();
 		long maxLineBytes = maxInitialLineLength.toBytes();
 		return (server) -> server.doOnChannelInit((observer, channel, address) -> {
 			if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
 				channel.pipeline()
 					.addAfter(NettyPipeline.HttpCodec, OversizedRequestHeadHandler.NAME,
-							new OversizedRequestHeadHandler(maxHeaderBytes, maxLineBytes));
+							new OversizedRequestHeadHandler(maxHeaderBytes, maxLineBytes,
+									gateway.getMaxRequestHeaders()));
 			}
 		});
 	}

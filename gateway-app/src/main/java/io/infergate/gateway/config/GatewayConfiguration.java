@@ -12,9 +12,12 @@ import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.filter.CircuitOutcomeFilter;
 import io.infergate.gateway.filter.DispatchFilter;
 import io.infergate.gateway.filter.FlowControlFilter;
+import io.infergate.gateway.filter.ForwardedHeadersFilter;
 import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.ObserveFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
+import io.infergate.gateway.filter.PoolTimeouts;
+import io.infergate.gateway.filter.PoolTimeoutsCheck;
 import io.infergate.gateway.filter.ReadRequestFilter;
 import io.infergate.gateway.filter.ResolveModelFilter;
 import io.infergate.gateway.filter.ServedByFilter;
@@ -102,8 +105,23 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
-	DispatchFilter dispatchFilter() {
-		return new DispatchFilter();
+	ForwardedHeadersFilter forwardedHeadersFilter(GatewayProperties properties) {
+		return new ForwardedHeadersFilter(properties.getForwardedHeaders());
+	}
+
+	@Bean
+	PoolTimeoutsCheck poolTimeoutsCheck(PoolProperties pools) {
+		return new PoolTimeoutsCheck(pools);
+	}
+
+	@Bean
+	PoolTimeouts poolTimeouts(PoolProperties pools) {
+		return new PoolTimeouts(pools);
+	}
+
+	@Bean
+	DispatchFilter dispatchFilter(PoolTimeouts timeouts) {
+		return new DispatchFilter(timeouts);
 	}
 
 	@Bean
@@ -122,8 +140,8 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
-	UpstreamRetryFilter upstreamRetryFilter(GatewayProperties properties) {
-		return new UpstreamRetryFilter(properties.getRetries());
+	UpstreamRetryFilter upstreamRetryFilter(GatewayProperties properties, PoolTimeouts timeouts) {
+		return new UpstreamRetryFilter(properties.getRetries(), timeouts);
 	}
 
 	@Bean

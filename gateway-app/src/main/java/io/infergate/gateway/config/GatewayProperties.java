@@ -1,6 +1,8 @@
 package io.infergate.gateway.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -38,6 +40,18 @@ public class GatewayProperties {
 	@Min(0)
 	private int retries = 1;
 
+	/**
+	 * The request headers a model server receives; every other header the client sends stays at the gateway.
+	 * {@code Authorization} is the pool's {@code upstream-api-key}, never the client's.
+	 */
+	@NotNull
+	private List<String> forwardedHeaders = new ArrayList<>(List.of("content-type", "content-length", "accept",
+			"user-agent", "x-request-id", "traceparent", "tracestate", "baggage"));
+
+	/** Most header fields a request may have; more get 431. */
+	@Min(1)
+	private int maxRequestHeaders = 100;
+
 	public DataSize getMaxBodySize() {
 		return maxBodySize;
 	}
@@ -68,6 +82,22 @@ public class GatewayProperties {
 
 	public void setServedModelsRefreshInterval(Duration servedModelsRefreshInterval) {
 		this.servedModelsRefreshInterval = servedModelsRefreshInterval;
+	}
+
+	public List<String> getForwardedHeaders() {
+		return forwardedHeaders;
+	}
+
+	public void setForwardedHeaders(List<String> forwardedHeaders) {
+		this.forwardedHeaders = forwardedHeaders;
+	}
+
+	public int getMaxRequestHeaders() {
+		return maxRequestHeaders;
+	}
+
+	public void setMaxRequestHeaders(int maxRequestHeaders) {
+		this.maxRequestHeaders = maxRequestHeaders;
 	}
 
 	public int getRetries() {

@@ -25,12 +25,12 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 		return new OpenAiError(HttpStatus.BAD_REQUEST, message, "invalid_request_error", null, "invalid_json");
 	}
 
-	/** Model names in error messages are cut to this many characters: the client sent them, not the gateway. */
-	public static final int MAX_ECHOED_MODEL_CHARS = 256;
+	/** Client input in error messages (model names, paths) is cut to this many characters. */
+	public static final int MAX_ECHOED_CHARS = 256;
 
 	/**
 	 * 404 for a model no pool serves, suggesting {@code closeNames}; echoes at most
-	 * {@value #MAX_ECHOED_MODEL_CHARS} characters of what was sent.
+	 * {@value #MAX_ECHOED_CHARS} characters of what was sent.
 	 */
 	public static OpenAiError unknownModel(String model, List<String> closeNames) {
 		StringBuilder message = new StringBuilder("The model `").append(echo(model))
@@ -50,14 +50,14 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 				"model_not_found");
 	}
 
-	/** {@code model}, cut to {@value #MAX_ECHOED_MODEL_CHARS} characters with an ellipsis. */
-	public static String echo(String model) {
-		if (model.length() <= MAX_ECHOED_MODEL_CHARS) {
-			return model;
+	/** {@code input} from the client, cut to {@value #MAX_ECHOED_CHARS} characters with an ellipsis. */
+	public static String echo(String input) {
+		if (input.length() <= MAX_ECHOED_CHARS) {
+			return input;
 		}
-		int end = Character.isHighSurrogate(model.charAt(MAX_ECHOED_MODEL_CHARS - 1)) ? MAX_ECHOED_MODEL_CHARS - 1
-				: MAX_ECHOED_MODEL_CHARS;
-		return model.substring(0, end) + "…";
+		int end = Character.isHighSurrogate(input.charAt(MAX_ECHOED_CHARS - 1)) ? MAX_ECHOED_CHARS - 1
+				: MAX_ECHOED_CHARS;
+		return input.substring(0, end) + "…";
 	}
 
 	/** 400 for a request larger than its model can take, with OpenAI's code for it. */
@@ -85,7 +85,7 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 	/** 403 for a model the key may not call. */
 	public static OpenAiError modelNotAllowed(String keyId, String model) {
 		return new OpenAiError(HttpStatus.FORBIDDEN,
-				"The API key '" + keyId + "' is not allowed to call the model `" + model + "`.",
+				"The API key '" + keyId + "' is not allowed to call the model `" + echo(model) + "`.",
 				"invalid_request_error", "model", "model_not_allowed");
 	}
 
@@ -98,6 +98,13 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 	public static OpenAiError headersTooLarge(long limitBytes) {
 		return new OpenAiError(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
 				"The request headers are larger than the gateway's limit of " + limitBytes + " bytes.",
+				"invalid_request_error", null, "request_headers_too_large");
+	}
+
+	/** 431 for a request with more header fields than {@code infergate.gateway.max-request-headers}. */
+	public static OpenAiError tooManyHeaders(int count, int limit) {
+		return new OpenAiError(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+				"The request has " + count + " header fields; the gateway accepts at most " + limit + ".",
 				"invalid_request_error", null, "request_headers_too_large");
 	}
 

@@ -12,6 +12,9 @@ import org.springframework.web.server.ServerWebExchange;
 /** Writes {@link OpenAiError}s as complete JSON responses. */
 public final class OpenAiErrorResponses {
 
+	/** Every error the gateway writes says its type is exactly what it claims: never sniffed as HTML. */
+	public static final String NOSNIFF_HEADER = "X-Content-Type-Options";
+
 	private OpenAiErrorResponses() {
 	}
 
@@ -24,6 +27,7 @@ public final class OpenAiErrorResponses {
 		byte[] body = error.toJson().getBytes(StandardCharsets.UTF_8);
 		response.setStatusCode(error.status());
 		response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
+		response.getHeaders().set(NOSNIFF_HEADER, "nosniff");
 		response.getHeaders().setContentLength(body.length);
 		DataBuffer buffer = response.bufferFactory().wrap(body);
 		return response.writeWith(Mono.just(buffer));

@@ -1,6 +1,7 @@
 package io.infergate.gateway.error;
 
 import java.util.List;
+import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -8,6 +9,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.core.annotation.Order;
 import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ResponseStatusException;
@@ -15,6 +17,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 
 import io.infergate.gateway.filter.UpstreamRetryFilter;
+import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.dispatch.Dispatch;
@@ -29,6 +32,8 @@ import io.infergate.routing.request.InfergateAttributes;
 public class OpenAiErrorWebExceptionHandler implements WebExceptionHandler {
 
 	private static final Log logger = LogFactory.getLog(OpenAiErrorWebExceptionHandler.class);
+
+	private static final RepeatedLines repeated = new RepeatedLines();
 
 	private final long maxBodyBytes;
 
@@ -49,14 +54,18 @@ public class OpenAiErrorWebExceptionHandler implements WebExceptionHandler {
 		if (ex instanceof DataBufferLimitException) {
 			return OpenAiError.bodyTooLarge(maxBodyBytes);
 		}
-		if (UpstreamRetryFilter.isConnectFailure(ex)) {
-			return OpenAiError.unavailable("Could not reach a model server" + tried(dispatch) + ".");
+		if (UpstreamRetryFilter.isFailureBeforeResponse(ex)) {
+			return OpenAiError.unavailable("Could not reach a model server, or it failed before answering"
+					+ tried(dispatch) + ".");
 		}
 		if (ex instanceof ResponseStatusException statusException) {
 			return fromStatus(exchange, statusException.getStatusCode(), statusException.getReason(), dispatch);
 		}
-		logger.error("Unexpected failure handling " + exchange.getRequest().getMethod() + " "
-				+ exchange.getRequest().getPath(), ex);
+		String line = repeated.admit("unexpected:" + ex.getClass().getName(), "Unexpected failure handling "
+				+ exchange.getRequest().getMethod() + " " + OpenAiError.echo(exchange.getRequest().getPath().value()));
+		if (line != null) {
+			logger.error(line, ex);
+		}
 		return new OpenAiError(HttpStatus.INTERNAL_SERVER_ERROR, "The gateway failed to handle the request.",
 				"server_error", null, "internal_error");
 	}
@@ -68,14 +77,23 @@ public class OpenAiErrorWebExceptionHandler implements WebExceptionHandler {
 		if (httpStatus == null) {
 			httpStatus = status.is4xxClientError() ? HttpStatus.BAD_REQUEST : HttpStatus.INTERNAL_SERVER_ERROR;
 		}
+		String path = exchange.getRequest().getPath().value();
+		String method = OpenAiError.echo(exchange.getRequest().getMethod().name());
+		if (code == 404 || code == 405) {
+			HttpMethod allowed = ApiMethods.allowedOn(path);
+			if (allowed != null && !allowed.equals(exchange.getRequest().getMethod())) {
+				exchange.getResponse().getHeaders().setAllow(Set.of(allowed));
+				return new OpenAiError(HttpStatus.METHOD_NOT_ALLOWED, "Method " + method + " is not allowed on "
+						+ path + "; use " + allowed.name() + ".", "invalid_request_error", null, "method_not_allowed");
+			}
+		}
 		if (code == 404) {
-			return new OpenAiError(HttpStatus.NOT_FOUND, "Unknown request URL: " + exchange.getRequest().getMethod()
-					+ " " + exchange.getRequest().getPath() + ".", "invalid_request_error", null, "unknown_url");
+			return new OpenAiError(HttpStatus.NOT_FOUND, "Unknown request URL: " + method + " "
+					+ OpenAiError.echo(path) + ".", "invalid_request_error", null, "unknown_url");
 		}
 		if (code == 405) {
-			return new OpenAiError(HttpStatus.METHOD_NOT_ALLOWED, "Method " + exchange.getRequest().getMethod()
-					+ " is not allowed on " + exchange.getRequest().getPath() + ".", "invalid_request_error", null,
-					"method_not_allowed");
+			return new OpenAiError(HttpStatus.METHOD_NOT_ALLOWED, "Method " + method + " is not allowed on "
+					+ OpenAiError.echo(path) + ".", "invalid_request_error", null, "method_not_allowed");
 		}
 		if (code == 503) {
 			RoutingOutcome outcome = (dispatch != null) ? dispatch.lastOutcome() : null;
@@ -91,7 +109,11 @@ public class OpenAiErrorWebExceptionHandler implements WebExceptionHandler {
 			return new OpenAiError(httpStatus, (reason != null) ? reason : httpStatus.getReasonPhrase(),
 					"invalid_request_error", null, null);
 		}
-		logger.warn("Request " + exchange.getRequest().getPath() + " failed with " + code + ": " + reason);
+		String line = repeated.admit("status:" + code, "Request " + OpenAiError.echo(path) + " failed with " + code
+				+ ": " + reason);
+		if (line != null) {
+			logger.warn(line);
+		}
 		return new OpenAiError(httpStatus, "The gateway failed to handle the request (" + code + ").",
 				"server_error", null, null);
 	}

@@ -19,10 +19,10 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Answers a request whose head the HTTP decoder refused for its size, which never reaches Spring, with an
- * OpenAI-shaped JSON error instead of the server's bare status: 431 for headers over
- * {@code server.max-http-request-header-size}, 414 for an over-long request line. The connection is closed after
- * the answer, since the rest of the refused head is never read. Sits right after the HTTP codec.
+ * Answers a request whose head is too large, which never reaches Spring, with an OpenAI-shaped JSON error instead of
+ * the server's bare status: 431 for headers over {@code server.max-http-request-header-size} or more header fields
+ * than {@code infergate.gateway.max-request-headers}, 414 for an over-long request line. The connection is closed
+ * after the answer, since the rest of the refused request is never read. Sits right after the HTTP codec.
  */
 public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdapter {
 
@@ -32,11 +32,14 @@ public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdap
 
 	private final long maxLineBytes;
 
+	private final int maxHeaderCount;
+
 	private boolean refused;
 
-	public OversizedRequestHeadHandler(long maxHeaderBytes, long maxLineBytes) {
+	public OversizedRequestHeadHandler(long maxHeaderBytes, long maxLineBytes, int maxHeaderCount) {
 		this.maxHeaderBytes = maxHeaderBytes;
 		this.maxLineBytes = maxLineBytes;
+		this.maxHeaderCount = maxHeaderCount;
 	}
 
 	@Override
@@ -45,11 +48,17 @@ public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdap
 			ReferenceCountUtil.release(msg);
 			return;
 		}
-		if (msg instanceof HttpRequest request && request.decoderResult().isFailure()
-				&& request.decoderResult().cause() instanceof TooLongFrameException tooLong) {
-			OpenAiError error = (tooLong instanceof TooLongHttpLineException) ? OpenAiError.uriTooLong(maxLineBytes)
-					: (tooLong instanceof TooLongHttpHeaderException) ? OpenAiError.headersTooLarge(maxHeaderBytes)
-							: null;
+		if (msg instanceof HttpRequest request) {
+			OpenAiError error = null;
+			if (request.decoderResult().isFailure()
+					&& request.decoderResult().cause() instanceof TooLongFrameException tooLong) {
+				error = (tooLong instanceof TooLongHttpLineException) ? OpenAiError.uriTooLong(maxLineBytes)
+						: (tooLong instanceof TooLongHttpHeaderException) ? OpenAiError.headersTooLarge(maxHeaderBytes)
+								: null;
+			}
+			else if (request.headers().size() > maxHeaderCount) {
+				error = OpenAiError.tooManyHeaders(request.headers().size(), maxHeaderCount);
+			}
 			if (error != null) {
 				refused = true;
 				ReferenceCountUtil.release(msg);
@@ -58,6 +67,7 @@ public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdap
 						HttpResponseStatus.valueOf(error.status().value()), Unpooled.wrappedBuffer(body));
 				response.headers()
 					.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+					.set(OpenAiErrorResponses.NOSNIFF_HEADER, "nosniff")
 					.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
 					.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
 				ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);

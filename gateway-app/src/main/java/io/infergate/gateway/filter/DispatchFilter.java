@@ -21,6 +21,12 @@ import io.infergate.routing.request.InfergateAttributes;
  */
 public class DispatchFilter implements GlobalFilter, Ordered {
 
+	private final PoolTimeouts timeouts;
+
+	public DispatchFilter(PoolTimeouts timeouts) {
+		this.timeouts = timeouts;
+	}
+
 	@Override
 	public int getOrder() {
 		return RequestPathOrder.DISPATCH;
@@ -35,7 +41,7 @@ public class DispatchFilter implements GlobalFilter, Ordered {
 		Dispatch dispatch = new Dispatch(request);
 		exchange.getAttributes().put(InfergateAttributes.DISPATCH, dispatch);
 		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch,
-				exchange.getAttribute(InfergateAttributes.RELAYED_RESPONSE));
+				exchange.getAttribute(InfergateAttributes.RELAYED_RESPONSE), timeouts.streamIdle(request.pool()));
 		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> dispatch.finish());
 	}
 }

@@ -1,6 +1,7 @@
 package io.infergate.gateway.filter;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -15,6 +16,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
 import io.infergate.gateway.error.OpenAiError;
+import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.gateway.observe.RelayedResponse;
 import io.infergate.routing.dispatch.Dispatch;
 
@@ -27,15 +29,24 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 
 	private static final Log logger = LogFactory.getLog(InferenceResponse.class);
 
+	private static final RepeatedLines repeated = new RepeatedLines();
+
 	private final Dispatch dispatch;
 
 	private final RelayedResponse relayed;
 
-	/** @param relayed what the gateway records of the response, or {@code null} */
-	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch, RelayedResponse relayed) {
+	private final Duration streamIdleTimeout;
+
+	/**
+	 * @param relayed what the gateway records of the response, or {@code null}
+	 * @param streamIdleTimeout the longest silence allowed in a stream, or {@code null} for none
+	 */
+	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch, RelayedResponse relayed,
+			Duration streamIdleTimeout) {
 		super(delegate);
 		this.dispatch = dispatch;
 		this.relayed = relayed;
+		this.streamIdleTimeout = streamIdleTimeout;
 	}
 
 	@Override
@@ -49,8 +60,22 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 		if (relayed != null) {
 			events = events.map((event) -> Flux.from(event).doOnNext(relayed::onBody));
 		}
-		events = events.onErrorResume((ex) -> isEventStream() ? Flux.just(Mono.just(errorEvent(ex))) : Flux.error(ex));
+		if (streamIdleTimeout != null && isEventStream()) {
+			// Cancelling the upstream body closes the connection to the silent model server.
+			events = events.timeout(streamIdleTimeout, Flux.error(() -> new StreamIdleTimeoutException(
+					"no event for " + streamIdleTimeout.toMillis() + " ms")));
+		}
+		events = events
+			.onErrorResume((ex) -> isEventStream() ? Flux.just(Mono.just(errorEvent(ex))) : Flux.error(ex));
 		return super.writeAndFlushWith(events);
+	}
+
+	/** A stream that stayed silent longer than its pool's {@code timeouts.stream-idle}. */
+	static final class StreamIdleTimeoutException extends RuntimeException {
+
+		StreamIdleTimeoutException(String message) {
+			super(message, null, false, false);
+		}
 	}
 
 	private boolean isEventStream() {
@@ -59,13 +84,22 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 	}
 
 	private DataBuffer errorEvent(Throwable ex) {
-		logger.warn("Upstream " + dispatch.lastEndpoint() + " failed mid-stream: " + ex);
 		if (relayed != null) {
 			relayed.onFailedMidStream();
 		}
-		OpenAiError error = new OpenAiError(HttpStatus.BAD_GATEWAY,
-				"The model server " + dispatch.lastEndpoint() + " failed while streaming the response.",
-				"server_error", null, "upstream_stream_error");
+		boolean idle = ex instanceof StreamIdleTimeoutException;
+		String line = repeated.admit(idle ? "stream-idle" : "stream-failure", "Upstream " + dispatch.lastEndpoint()
+				+ (idle ? " went silent mid-stream: " : " failed mid-stream: ") + ex);
+		if (line != null) {
+			logger.warn(line);
+		}
+		OpenAiError error = idle
+				? new OpenAiError(HttpStatus.GATEWAY_TIMEOUT, "The model server " + dispatch.lastEndpoint()
+						+ " sent nothing for longer than the stream idle timeout.", "timeout", null,
+						"upstream_stream_timeout")
+				: new OpenAiError(HttpStatus.BAD_GATEWAY,
+						"The model server " + dispatch.lastEndpoint() + " failed while streaming the response.",
+						"server_error", null, "upstream_stream_error");
 		byte[] event = ("data: " + error.toJson() + "\n\n").getBytes(StandardCharsets.UTF_8);
 		return bufferFactory().wrap(event);
 	}

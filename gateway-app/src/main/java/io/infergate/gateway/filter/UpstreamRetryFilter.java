@@ -1,6 +1,7 @@
 package io.infergate.gateway.filter;
 
-import java.net.ConnectException;
+import java.io.IOException;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
@@ -18,11 +19,13 @@ import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
+import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.request.InfergateAttributes;
@@ -48,13 +51,18 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 
 	private static final Log logger = LogFactory.getLog(UpstreamRetryFilter.class);
 
+	private static final RepeatedLines repeated = new RepeatedLines();
+
 	/** The largest 400 body read to look for a context-length error. */
 	static final int MAX_INSPECTED_BODY_BYTES = 64 * 1024;
 
 	private final int retries;
 
-	public UpstreamRetryFilter(int retries) {
+	private final PoolTimeouts timeouts;
+
+	public UpstreamRetryFilter(int retries, PoolTimeouts timeouts) {
 		this.retries = retries;
+		this.timeouts = timeouts;
 	}
 
 	@Override
@@ -68,13 +76,21 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 		if (dispatch == null) {
 			return chain.filter(exchange);
 		}
-		return attempt(exchange, chain, dispatch);
+		return attempt(exchange, chain, dispatch, null);
 	}
 
-	private Mono<Void> attempt(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch) {
-		return chain.filter(exchange)
-			.thenReturn(true)
-			.onErrorResume((ex) -> afterFailure(exchange, chain, dispatch, ex).thenReturn(false))
+	/** @param previous the failure of the attempt this one retries, or {@code null} */
+	private Mono<Void> attempt(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch,
+			Throwable previous) {
+		Mono<Void> call = chain.filter(exchange);
+		Duration firstByte = timeouts.firstByte(dispatch.request().pool());
+		if (firstByte != null) {
+			// Cancelling the call closes the connection to the silent model server.
+			call = call.timeout(firstByte, Mono.error(() -> new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT,
+					"no response headers within " + firstByte.toMillis() + " ms")));
+		}
+		return call.thenReturn(true)
+			.onErrorResume((ex) -> afterFailure(exchange, chain, dispatch, ex, previous).thenReturn(false))
 			.flatMap((answered) -> answered ? afterAnswer(exchange, chain, dispatch) : Mono.empty());
 	}
 
@@ -86,7 +102,7 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 		}
 		int code = status.value();
 		if ((code == 502 || code == 503) && canRetry(exchange, dispatch)) {
-			return retry(exchange, chain, dispatch, "answered " + code);
+			return retry(exchange, chain, dispatch, "answered " + code, null);
 		}
 		if (!canFallBack(exchange)) {
 			return Mono.empty();
@@ -100,21 +116,27 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 		return Mono.empty();
 	}
 
-	/** The attempt failed without an answer: the endpoint could not be reached, none could be chosen, or timeout. */
+	/**
+	 * The attempt failed without an answer: the endpoint could not be reached, closed or reset the connection, sent
+	 * no headers in time, or no endpoint could be chosen.
+	 */
 	private Mono<Void> afterFailure(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch,
-			Throwable ex) {
-		if (isConnectFailure(ex) && canRetry(exchange, dispatch)) {
-			return retry(exchange, chain, dispatch, ex.toString());
+			Throwable ex, Throwable previous) {
+		if ((isFailureBeforeResponse(ex) || isTimeout(ex)) && canRetry(exchange, dispatch)) {
+			return retry(exchange, chain, dispatch, isTimeout(ex) ? "sent " + ((ResponseStatusException) ex).getReason()
+					: "failed (" + ex + ")", ex);
+		}
+		if (previous != null && isUnrouted(ex, dispatch) && !canFallBack(exchange)) {
+			// No other endpoint to retry on: what the client needs to hear is why the last one failed.
+			return Mono.error(previous);
 		}
 		if (canFallBack(exchange)) {
-			if (isConnectFailure(ex)) {
-				return fallBack("endpoint " + dispatch.lastEndpoint() + " could not be reached: " + ex);
+			if (isFailureBeforeResponse(ex)) {
+				return fallBack("endpoint " + dispatch.lastEndpoint() + " failed before answering: " + ex);
 			}
 			if (ex instanceof ResponseStatusException statusException
 					&& statusException.getStatusCode().is5xxServerError()) {
-				RoutingOutcome outcome = dispatch.lastOutcome();
-				boolean unrouted = outcome != null && !outcome.hasEndpoint();
-				return fallBack(unrouted ? "no endpoint: " + outcome.reason()
+				return fallBack(isUnrouted(ex, dispatch) ? "no endpoint: " + dispatch.lastOutcome().reason()
 						: statusException.getStatusCode().value() + " " + statusException.getReason());
 			}
 		}
@@ -150,12 +172,24 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 		return Mono.error(new ModelUnavailableException(why));
 	}
 
-	private Mono<Void> retry(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch, String why) {
-		logger.info("Endpoint " + dispatch.lastEndpoint() + " " + why + " before any response byte; retrying "
-				+ dispatch.request().requestedModel() + " on another endpoint of pool '" + dispatch.request().pool()
-				+ "'");
+	/** Whether the attempt failed because routing chose no endpoint. */
+	private static boolean isUnrouted(Throwable ex, Dispatch dispatch) {
+		RoutingOutcome outcome = dispatch.lastOutcome();
+		return ex instanceof ResponseStatusException && outcome != null && !outcome.hasEndpoint();
+	}
+
+	private Mono<Void> retry(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch, String why,
+			Throwable failure) {
+		if (logger.isInfoEnabled()) {
+			String line = repeated.admit("retry", "Endpoint " + dispatch.lastEndpoint() + " " + why
+					+ " before any response byte; retrying on another endpoint of pool '" + dispatch.request().pool()
+					+ "'");
+			if (line != null) {
+				logger.info(line);
+			}
+		}
 		FailedAttempts.forget(exchange);
-		return attempt(exchange, chain, dispatch);
+		return attempt(exchange, chain, dispatch, failure);
 	}
 
 	private boolean canRetry(ServerWebExchange exchange, Dispatch dispatch) {
@@ -185,14 +219,22 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 		return new String(body, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT).contains("context length");
 	}
 
-	/** Failures that happen before the upstream has sent any response, so the request can safely move. */
-	public static boolean isConnectFailure(Throwable ex) {
+	/**
+	 * Failures of the connection to the model server before it sent any response: refused, timed out while
+	 * connecting, closed, reset, or any other I/O error. The request can move to another endpoint.
+	 */
+	public static boolean isFailureBeforeResponse(Throwable ex) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof ConnectException || cause instanceof ConnectTimeoutException
+			if (cause instanceof IOException || cause instanceof ConnectTimeoutException
 					|| cause instanceof PrematureCloseException || cause instanceof AbortedException) {
 				return true;
 			}
 		}
 		return false;
+	}
+
+	/** No response headers within the pool's first-byte timeout or the HTTP client's response timeout. */
+	private static boolean isTimeout(Throwable ex) {
+		return ex instanceof ResponseStatusException status && status.getStatusCode().value() == 504;
 	}
 }

@@ -12,6 +12,7 @@ import org.springframework.web.server.ServerWebExchange;
 import io.infergate.gateway.model.ModelRoute;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.request.InfergateAttributes;
 
@@ -26,7 +27,7 @@ class DispatchFilterTests {
 		MockServerWebExchange exchange = resolved();
 		int[] inFlightWhileResponding = new int[1];
 
-		new DispatchFilter().filter(exchange, (e) -> {
+		new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			inFlightWhileResponding[0] = endpoint.inFlightRequests();
 			return Mono.empty();
@@ -41,7 +42,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheClientCancels() {
 		MockServerWebExchange exchange = resolved();
 
-		Disposable subscription = new DispatchFilter().filter(exchange, (e) -> {
+		Disposable subscription = new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.never();
 		}).subscribe();
@@ -55,7 +56,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheResponseFails() {
 		MockServerWebExchange exchange = resolved();
 
-		new DispatchFilter().filter(exchange, (e) -> {
+		new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.error(new IllegalStateException("upstream reset"));
 		}).onErrorComplete().block();
@@ -68,7 +69,7 @@ class DispatchFilterTests {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
 		FilterExchanges.RecordingChain chain = new FilterExchanges.RecordingChain();
 
-		new DispatchFilter().filter(exchange, chain).block();
+		new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, chain).block();
 
 		assertThat(chain.reached().<Object>getAttribute(InfergateAttributes.DISPATCH)).isNull();
 	}

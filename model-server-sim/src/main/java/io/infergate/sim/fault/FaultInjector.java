@@ -15,13 +15,19 @@ import java.time.Duration;
  * {@code chunks} content chunks, without {@code [DONE]} or the closing chunk of the chunked encoding.</li>
  * <li><b>Delayed generations:</b> every generation request while set is held for a given time before it reaches
  * the engine, so its time to first token, and its end, come that much later.</li>
+ * <li><b>Reset connections:</b> while set, every request for the engine has its connection reset (TCP RST) before
+ * any response byte, as a crashing or restarting server does.</li>
+ * <li><b>Frozen generations:</b> while set, every request for the engine is held before any response byte, as in a
+ * stopped process, until cleared.</li>
+ * <li><b>Stalled streams:</b> while set, every streaming response stops after {@code chunks} content chunks and
+ * holds its connection open, sending nothing, until cleared.</li>
  * </ul>
  */
 public final class FaultInjector {
 
 	/** The faults in force. {@code metricsStallMillis} is 0 for "until cleared", -1 when metrics are not stalled. */
 	public record State(long metricsStallMillis, int failNextGenerations, int failStatus, int abortStreamsAfterChunks,
-			long generationDelayMillis) {
+			long generationDelayMillis, boolean resetConnections, boolean freezeGenerations, int stallStreamsAfterChunks) {
 	}
 
 	private long metricsStallMillis = -1;
@@ -34,7 +40,63 @@ public final class FaultInjector {
 
 	private long generationDelayMillis;
 
+	private boolean resetConnections;
+
+	private boolean freezeGenerations;
+
+	private int stallStreamsAfterChunks = -1;
+
 	private long generation;
+
+	/** Resets every engine request's connection before any response byte, until cleared. */
+	public synchronized void resetConnections(boolean reset) {
+		this.resetConnections = reset;
+	}
+
+	/** Holds every engine request before any response byte, until cleared. */
+	public synchronized void freezeGenerations(boolean freeze) {
+		this.freezeGenerations = freeze;
+		if (!freeze) {
+			release();
+		}
+	}
+
+	/** Stops every stream after {@code chunks} content chunks, holding its connection silent until cleared. */
+	public synchronized void stallStreamsAfterChunks(int chunks) {
+		if (chunks < 0) {
+			throw new IllegalArgumentException("stallStreamsAfterChunks must not be negative, was " + chunks);
+		}
+		this.stallStreamsAfterChunks = chunks;
+	}
+
+	/** Lets stalled streams go on. */
+	public synchronized void resumeStreams() {
+		this.stallStreamsAfterChunks = -1;
+		release();
+	}
+
+	public synchronized boolean resetsConnections() {
+		return this.resetConnections;
+	}
+
+	/** Content chunks after which a stream starting now goes silent, or -1 to let it run. */
+	public synchronized int stallStreamsAfterChunks() {
+		return this.stallStreamsAfterChunks;
+	}
+
+	/** Blocks an engine request while generations are frozen. */
+	public synchronized void awaitUnfrozen() throws InterruptedException {
+		while (this.freezeGenerations) {
+			wait();
+		}
+	}
+
+	/** Blocks a stream that reached its stall point until the faults are cleared. */
+	public synchronized void awaitStreamRelease() throws InterruptedException {
+		while (this.stallStreamsAfterChunks >= 0) {
+			wait();
+		}
+	}
 
 	/** Holds each {@code /metrics} response until {@link #clear()} or {@link #resumeMetrics()}. */
 	public synchronized void stallMetrics() {
@@ -51,6 +113,11 @@ public final class FaultInjector {
 
 	public synchronized void resumeMetrics() {
 		this.metricsStallMillis = -1;
+		release();
+	}
+
+	/** Wakes every held request; each looks again at the faults in force. */
+	private void release() {
 		this.generation++;
 		notifyAll();
 	}
@@ -94,12 +161,16 @@ public final class FaultInjector {
 		this.failStatus = 503;
 		this.abortStreamsAfterChunks = -1;
 		this.generationDelayMillis = 0;
+		this.resetConnections = false;
+		this.freezeGenerations = false;
+		this.stallStreamsAfterChunks = -1;
 		resumeMetrics();
 	}
 
 	public synchronized State state() {
 		return new State(this.metricsStallMillis, this.failNextGenerations, this.failStatus,
-				this.abortStreamsAfterChunks, this.generationDelayMillis);
+				this.abortStreamsAfterChunks, this.generationDelayMillis, this.resetConnections, this.freezeGenerations,
+				this.stallStreamsAfterChunks);
 	}
 
 	/** The status to fail this generation request with, consuming one, or 0 to serve it. */

@@ -13,8 +13,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code /sim/faults}: {@code POST} sets faults from a JSON object (fields absent are left as they are),
  * {@code DELETE} clears them all, {@code GET} shows them. Fields: {@code stallMetrics} (boolean, until cleared),
  * {@code stallMetricsMillis} (hold each scrape this long), {@code failNextRequests} and {@code failStatus}
- * (default 503), {@code abortStreamsAfterChunks}, {@code generationDelayMillis}. Every method answers with the faults
- * in force.
+ * (default 503), {@code abortStreamsAfterChunks}, {@code generationDelayMillis}, {@code resetConnections} and
+ * {@code freezeGenerations} (booleans, until cleared), {@code stallStreamsAfterChunks}. Every method answers with the
+ * faults in force.
  */
 public final class FaultsHandler implements HttpHandler {
 
@@ -59,11 +60,11 @@ public final class FaultsHandler implements HttpHandler {
 		for (String field : root.propertyNames()) {
 			switch (field) {
 				case "stallMetrics", "stallMetricsMillis", "failNextRequests", "failStatus", "abortStreamsAfterChunks",
-						"generationDelayMillis" -> {
+						"generationDelayMillis", "resetConnections", "freezeGenerations", "stallStreamsAfterChunks" -> {
 				}
 				default -> throw OpenAiError.badRequest("Unknown fault '" + field
-						+ "' (valid: stallMetrics, stallMetricsMillis, failNextRequests, failStatus, abortStreamsAfterChunks, generationDelayMillis).",
-						field);
+						+ "' (valid: stallMetrics, stallMetricsMillis, failNextRequests, failStatus, abortStreamsAfterChunks,"
+						+ " generationDelayMillis, resetConnections, freezeGenerations, stallStreamsAfterChunks).", field);
 			}
 		}
 		if (root.has("stallMetricsMillis")) {
@@ -87,6 +88,15 @@ public final class FaultsHandler implements HttpHandler {
 		if (root.has("generationDelayMillis")) {
 			this.faults.delayGenerations(Duration.ofMillis(integer(root, "generationDelayMillis")));
 		}
+		if (root.has("resetConnections")) {
+			this.faults.resetConnections(root.get("resetConnections").asBoolean());
+		}
+		if (root.has("freezeGenerations")) {
+			this.faults.freezeGenerations(root.get("freezeGenerations").asBoolean());
+		}
+		if (root.has("stallStreamsAfterChunks")) {
+			this.faults.stallStreamsAfterChunks((int) integer(root, "stallStreamsAfterChunks"));
+		}
 	}
 
 	private static long integer(JsonNode root, String field) throws OpenAiError {
@@ -106,6 +116,9 @@ public final class FaultsHandler implements HttpHandler {
 		json.put("failStatus", state.failStatus());
 		json.put("abortStreamsAfterChunks", state.abortStreamsAfterChunks());
 		json.put("generationDelayMillis", state.generationDelayMillis());
+		json.put("resetConnections", state.resetConnections());
+		json.put("freezeGenerations", state.freezeGenerations());
+		json.put("stallStreamsAfterChunks", state.stallStreamsAfterChunks());
 		return Json.MAPPER.writeValueAsString(json);
 	}
 }

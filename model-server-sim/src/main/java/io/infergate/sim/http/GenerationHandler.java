@@ -138,10 +138,15 @@ public final class GenerationHandler implements HttpHandler {
 		OutputStream out = exchange.getResponseBody();
 		ChunkPrefix chunk = new ChunkPrefix(this.chat, generation.model(), generation.requestId());
 		int abortAfterChunks = this.faults.abortStreamsAfterChunks();
+		int stallAfterChunks = this.faults.stallStreamsAfterChunks();
 		int sent = 0;
 		while (sent < generation.maxTokens()) {
 			int produced = progress.awaitTokensBeyond(sent);
 			for (; sent < produced; sent++) {
+				if (sent == stallAfterChunks) {
+					out.flush();
+					this.faults.awaitStreamRelease();
+				}
 				if (sent == abortAfterChunks) {
 					out.flush();
 					this.engine.abort(request);

@@ -1,6 +1,7 @@
 package io.infergate.sim.http;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
@@ -62,8 +63,23 @@ final class HttpResponses {
 		return exchange.getRequestBody().readAllBytes();
 	}
 
-	/** Answers with the injected failure when one is due; whether it did. */
+	/**
+	 * Answers with the injected failure when one is due, resets the connection when resets are injected, or holds
+	 * the request while generations are frozen; whether it answered.
+	 * @throws IOException after resetting the connection, so that the server drops the exchange
+	 */
 	static boolean answeredByFault(HttpExchange exchange, FaultInjector faults) throws IOException {
+		if (faults.resetsConnections()) {
+			ConnectionReset.reset(exchange);
+			throw new IOException("connection reset by injected fault");
+		}
+		try {
+			faults.awaitUnfrozen();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new InterruptedIOException("simulator closing");
+		}
 		int failStatus = faults.takeGenerationFailure();
 		if (failStatus == 0) {
 			return false;

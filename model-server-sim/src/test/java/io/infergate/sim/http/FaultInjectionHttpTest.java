@@ -2,8 +2,12 @@ package io.infergate.sim.http;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 class FaultInjectionHttpTest {
@@ -153,5 +158,55 @@ class FaultInjectionHttpTest {
 	@Test
 	void unknownFaultFieldsAre400() {
 		assertThat(http.post("/sim/faults", "{\"explode\":true}").statusCode()).isEqualTo(400);
+	}
+
+	@Test
+	void resetConnectionsResetsEachRequestBeforeAnyByte() throws Exception {
+		http.post("/sim/faults", "{\"resetConnections\":true}");
+		String body = SimHttpClient.chatBody("test-model", "hi", 3, false);
+
+		try (Socket socket = new Socket("127.0.0.1", URI.create(server.baseUrl()).getPort())) {
+			socket.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: sim\r\nContent-Type: "
+					+ "application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
+				.getBytes(StandardCharsets.UTF_8));
+			assertThatExceptionOfType(SocketException.class)
+				.isThrownBy(() -> socket.getInputStream().read())
+				.withMessageContaining("reset");
+		}
+		server.faults().clear();
+		assertThat(http.post("/v1/chat/completions", body).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void frozenGenerationsAreHeldBeforeAnyByteUntilCleared() {
+		http.post("/sim/faults", "{\"freezeGenerations\":true}");
+		CompletableFuture<HttpResponse<String>> held = http.client()
+			.sendAsync(http.request("/v1/chat/completions")
+				.POST(HttpRequest.BodyPublishers.ofString(SimHttpClient.chatBody("test-model", "hi", 3, false)))
+				.build(), HttpResponse.BodyHandlers.ofString());
+
+		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !held.isDone());
+		assertThat(http.get("/metrics").statusCode()).as("metrics still served").isEqualTo(200);
+
+		http.delete("/sim/faults");
+		assertThat(held).succeedsWithin(Duration.ofSeconds(10))
+			.satisfies((response) -> assertThat(response.statusCode()).isEqualTo(200));
+	}
+
+	@Test
+	void aStalledStreamGoesSilentAfterTheGivenChunksUntilCleared() {
+		http.post("/sim/faults", "{\"stallStreamsAfterChunks\":2}");
+		HttpResponse<Stream<String>> response = http.postForLines("/v1/completions",
+				"{\"prompt\":\"x\",\"max_tokens\":5,\"stream\":true}");
+		Iterator<String> lines = response.body().filter((line) -> !line.isEmpty()).iterator();
+		List<String> events = new ArrayList<>();
+		events.add(lines.next());
+		events.add(lines.next());
+		CompletableFuture<String> third = CompletableFuture.supplyAsync(lines::next);
+
+		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !third.isDone());
+		http.delete("/sim/faults");
+
+		assertThat(third).succeedsWithin(Duration.ofSeconds(10)).asString().startsWith("data: {");
 	}
 }

@@ -1,6 +1,7 @@
 package io.infergate.routing.openai;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
@@ -30,13 +31,38 @@ public final class OpenAiRequestParser {
 	private static final JsonFactory JSON = new JsonFactory();
 
 	public ParsedRequest parse(byte[] body, InferenceApi api) throws InvalidRequestException {
+		if (isUtf16Or32(body)) {
+			throw InvalidRequestException.malformed("The request body must be JSON in UTF-8; it looks like UTF-16 or "
+					+ "UTF-32.");
+		}
 		try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), body)) {
 			return parseObject(parser, body, api);
 		}
 		catch (JacksonException ex) {
+			// Limits of the parser (nesting depth, number and name lengths) are reported without a location.
+			TokenStreamLocation location = ex.getLocation();
 			throw InvalidRequestException.malformed("The request body is not valid JSON: " + ex.getOriginalMessage()
-					+ " (line " + ex.getLocation().getLineNr() + ", column " + ex.getLocation().getColumnNr() + ")");
+					+ ((location != null) ? " (line " + location.getLineNr() + ", column " + location.getColumnNr()
+							+ ")" : ""));
 		}
+	}
+
+	/**
+	 * Whether the body starts as JSON in UTF-16 or UTF-32 would: a byte-order mark, or a zero byte among the first
+	 * four (RFC 4627 section 3; JSON's first character is ASCII, which those encodings pad with zeros). The parser
+	 * would read it, but the gateway splices the body by byte offset and model servers expect UTF-8 (RFC 8259).
+	 */
+	static boolean isUtf16Or32(byte[] body) {
+		if (body.length >= 2 && ((body[0] == (byte) 0xFE && body[1] == (byte) 0xFF)
+				|| (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE))) {
+			return true;
+		}
+		for (int i = 0; i < Math.min(4, body.length); i++) {
+			if (body[i] == 0) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private ParsedRequest parseObject(JsonParser parser, byte[] body, InferenceApi api) throws InvalidRequestException {

@@ -81,6 +81,10 @@ public class PoolProperties {
 		 */
 		private String upstreamApiKey;
 
+		@Valid
+		@NotNull
+		private Timeouts timeouts = new Timeouts();
+
 		public EngineType getEngine() {
 			return engine;
 		}
@@ -151,6 +155,51 @@ public class PoolProperties {
 
 		public void setKvEvents(KvEvents kvEvents) {
 			this.kvEvents = kvEvents;
+		}
+
+		public Timeouts getTimeouts() {
+			return timeouts;
+		}
+
+		public void setTimeouts(Timeouts timeouts) {
+			this.timeouts = timeouts;
+		}
+	}
+
+	/**
+	 * How long the gateway waits on one of the pool's model servers, {@code infergate.pools.<name>.timeouts.*}. Both
+	 * are off by default: a non-streamed completion sends its headers only once the whole answer is ready, and a
+	 * model server may pause a stream while it serves others, so only the operator knows what is too slow.
+	 */
+	public static class Timeouts {
+
+		/**
+		 * Longest wait for an attempt's response headers; past it the attempt is abandoned and retried on another
+		 * endpoint (within {@code infergate.gateway.retries}), then a fallback model, else 504. Unset: the HTTP
+		 * client's response timeout.
+		 */
+		private Duration firstByte;
+
+		/**
+		 * Longest silence in a streamed response, from its headers to the first event and between events; past it
+		 * the stream ends with an error event and the connection to the model server is closed. Unset: no limit.
+		 */
+		private Duration streamIdle;
+
+		public Duration getFirstByte() {
+			return firstByte;
+		}
+
+		public void setFirstByte(Duration firstByte) {
+			this.firstByte = firstByte;
+		}
+
+		public Duration getStreamIdle() {
+			return streamIdle;
+		}
+
+		public void setStreamIdle(Duration streamIdle) {
+			this.streamIdle = streamIdle;
 		}
 	}
 

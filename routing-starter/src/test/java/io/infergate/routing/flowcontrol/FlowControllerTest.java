@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.infergate.routing.MutableClock;
+import io.infergate.routing.scheduling.MutableClock;
 import io.infergate.routing.admission.Caller;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.flowcontrol.FlowControlProperties.BandPolicy;

@@ -1,5 +1,6 @@
 package io.infergate.routing.openai;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
@@ -214,5 +215,34 @@ class OpenAiRequestParserTests {
 			.isThrownBy(() -> parse("{\"model\":\"e\",\"input\":\"a\",\"messages\":[{\"role\":\"user\"}]}",
 					InferenceApi.EMBEDDINGS))
 			.satisfies((ex) -> assertThat(ex.param()).isEqualTo("messages"));
+	}
+
+	@Test
+	void inputsBeyondTheParserLimitsAreMalformedJson() {
+		String chat = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],";
+		String deep = chat + "\"tools\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}";
+		String longNumber = chat + "\"temperature\":" + "9".repeat(5_000) + "}";
+		String longName = chat + "\"" + "n".repeat(100_000) + "\":1}";
+
+		for (String json : new String[] { deep, longNumber, longName }) {
+			assertThatExceptionOfType(InvalidRequestException.class)
+				.isThrownBy(() -> parse(json, InferenceApi.CHAT_COMPLETIONS))
+				.satisfies((ex) -> assertThat(ex.isMalformedJson()).isTrue())
+				.satisfies((ex) -> assertThat(ex.getMessage()).startsWith("The request body is not valid JSON"));
+		}
+	}
+
+	@Test
+	void aBodyInUtf16OrUtf32IsRefusedAsNotUtf8() {
+		String json = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+
+		for (Charset charset : new Charset[] { StandardCharsets.UTF_16BE,
+				StandardCharsets.UTF_16LE, StandardCharsets.UTF_16, Charset.forName("UTF-32BE"),
+				Charset.forName("UTF-32LE") }) {
+			assertThatExceptionOfType(InvalidRequestException.class)
+				.isThrownBy(() -> parser.parse(json.getBytes(charset), InferenceApi.CHAT_COMPLETIONS))
+				.satisfies((ex) -> assertThat(ex.isMalformedJson()).isTrue())
+				.satisfies((ex) -> assertThat(ex.getMessage()).contains("UTF-8"));
+		}
 	}
 }

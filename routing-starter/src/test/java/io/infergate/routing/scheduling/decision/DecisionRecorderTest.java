@@ -7,10 +7,9 @@ import java.util.SplittableRandom;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import io.infergate.routing.MutableClock;
+import io.infergate.routing.scheduling.MutableClock;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.Fixtures;
-import io.infergate.routing.scheduling.MutableClock;
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingCycle;

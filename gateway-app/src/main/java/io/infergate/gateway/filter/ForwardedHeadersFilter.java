@@ -1,0 +1,56 @@
+package io.infergate.gateway.filter;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.routing.request.InfergateAttributes;
+
+/**
+ * A model server receives only the request headers it needs ({@code infergate.gateway.forwarded-headers}: the
+ * body's type and length, what the client accepts, its request id and trace context); every other header the
+ * client sent, hop-by-hop headers, cookies and credentials among them, stays at the gateway. Applied to inference
+ * requests only, before {@link UpstreamCredentialHeadersFilter} adds a pool's own credential.
+ */
+public class ForwardedHeadersFilter implements HttpHeadersFilter, Ordered {
+
+	/** Runs before {@link UpstreamCredentialHeadersFilter}. */
+	public static final int ORDER = Ordered.LOWEST_PRECEDENCE - 1;
+
+	private final Set<String> forwarded;
+
+	/** @param forwarded names of the headers to forward, in any case */
+	public ForwardedHeadersFilter(List<String> forwarded) {
+		this.forwarded = forwarded.stream().map((name) -> name.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+	}
+
+	@Override
+	public int getOrder() {
+		return ORDER;
+	}
+
+	@Override
+	public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
+		if (exchange.getAttribute(InfergateAttributes.PARSED_REQUEST) == null) {
+			return input;
+		}
+		HttpHeaders kept = new HttpHeaders();
+		input.forEach((name, values) -> {
+			if (forwarded.contains(name.toLowerCase(Locale.ROOT))) {
+				kept.put(name, values);
+			}
+		});
+		return kept;
+	}
+
+	@Override
+	public boolean supports(Type type) {
+		return type == Type.REQUEST;
+	}
+}
