@@ -6,6 +6,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,12 +14,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.auth.ApiKeyHash;
+import io.infergate.gateway.filter.RequestPathOrder;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.admission.RedisServer;
@@ -80,7 +89,7 @@ class SharedRedisLimitsTests {
 	}
 
 	private static ConfigurableApplicationContext replica(String onStoreFailure) {
-		return new SpringApplicationBuilder(InfergateGatewayApplication.class).run("--server.port=0",
+		return new SpringApplicationBuilder(InfergateGatewayApplication.class, DispatchThreads.class).run("--server.port=0",
 				"--management.server.port=0", "--infergate.demo.enabled=false",
 				"--infergate.pools.p.endpoints=" + pod.baseUrl(), "--infergate.rate-limits.store=redis",
 				"--infergate.rate-limits.redis-url=" + redis.url(),
@@ -103,6 +112,41 @@ class SharedRedisLimitsTests {
 			.header("Authorization", "Bearer " + secret)
 			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("llama", "hi", false, 1)))
 			.build());
+	}
+
+	@Test
+	void aRequestAdmittedThroughRedisGoesOnOnItsConnectionsEventLoopNotOnTheRedisClients() {
+		DispatchThreads.names.clear();
+
+		assertThat(chat(failOpen, PROBE_SECRET).statusCode()).isEqualTo(200);
+
+		assertThat(DispatchThreads.names).singleElement().asString().startsWith("reactor-http-");
+	}
+
+	/** Records the thread each request reaches dispatch on. */
+	@Configuration(proxyBeanMethods = false)
+	static class DispatchThreads {
+
+		static final List<String> names = new CopyOnWriteArrayList<>();
+
+		@Bean
+		Recorder dispatchThreadRecorder() {
+			return new Recorder();
+		}
+
+		static class Recorder implements GlobalFilter, Ordered {
+
+			@Override
+			public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+				names.add(Thread.currentThread().getName());
+				return chain.filter(exchange);
+			}
+
+			@Override
+			public int getOrder() {
+				return RequestPathOrder.DISPATCH;
+			}
+		}
 	}
 
 	@Test

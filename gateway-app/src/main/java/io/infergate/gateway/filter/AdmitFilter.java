@@ -60,7 +60,9 @@ public class AdmitFilter implements GlobalFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		Caller caller = exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
-		return Mono.fromCompletionStage(limiter.admit(caller, request.requestedModel(), request.estimatedTotalTokens()))
+		return Mono
+			.fromCompletionStage(ExchangeEventLoop.completeOnLoop(
+					limiter.admit(caller, request.requestedModel(), request.estimatedTotalTokens()), exchange))
 			.flatMap((admission) -> {
 				if (admission.reportsLimits()) {
 					RateLimitHeaders.write(exchange.getResponse().getHeaders(), admission.reservation());
