@@ -1,8 +1,11 @@
 package io.infergate.gateway.filter;
 
+import java.util.concurrent.Executor;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
@@ -68,8 +71,15 @@ public class ModelFallbackFilter implements GlobalFilter, Ordered {
 		String to = fallbacks.next();
 		logger.info("Model '" + from + "' could not serve the request before any response byte (" + cause.getMessage()
 				+ "); falling back to '" + to + "'");
+		Executor here = ExchangeEventLoop.current(exchange);
 		clearAttempt(exchange);
-		return attempt(exchange, chain, fallbacks);
+		Mono<Void> next = attempt(exchange, chain, fallbacks);
+		// The failed attempt is not over when its error reaches this handler: Spring Cloud Gateway's response
+		// writer disposes the exchange's upstream connection in a doFinally that runs after the handler returns. Were
+		// the next attempt's answer to arrive first, on another thread, that clean-up would close the new connection
+		// and the client would get the headers without the body. Started as a new task of this thread's event loop,
+		// the next attempt begins only once the failed one has finished.
+		return (here != null) ? next.subscribeOn(Schedulers.fromExecutor(here)) : next;
 	}
 
 	/** Forgets everything the failed model's steps left on the exchange, as if they had not run. */
