@@ -189,7 +189,7 @@ class DashboardBrowserIT {
 
 		assertThat(models.getText()).contains("demo · demo-llama · demo-lora");
 		String profiles = browser.driver.findElement(By.id("profiles")).getText();
-		assertThat(profiles).contains("demo", "default", "ready, saturation", "queue (2)", "prefix-cache (3)",
+		assertThat(profiles).contains("demo", "default", "ready, circuit-breaker, saturation", "queue (2)", "prefix-cache (3)",
 				"max-score");
 		browser.screenshot("profiles");
 	}
