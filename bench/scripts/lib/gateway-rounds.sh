@@ -13,6 +13,8 @@ BENCH_PASSWORD=bench-password
 BENCH_PASSWORD_HASH='{bcrypt}$2a$10$XHhhR4ZpuXNTqK3jw0Iom.iBDLUi8PvQyoCxNl6c5d1nj1AoOIjWy'
 
 command -v wrk >/dev/null || { echo "wrk is not installed (Debian package 'wrk')" >&2; exit 1; }
+# wrk_leg; its await_ready (by URL) is replaced below by one that takes a management port
+. bench/scripts/wrk-legs.sh
 
 rounds_pids=()
 rounds_cleanup() {
@@ -65,15 +67,9 @@ warm_up() {
 	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -s bench/wrk/chat-completion.lua "http://127.0.0.1:$1" >/dev/null
 }
 
-# wrk_round NAME API_PORT: prints "NAME requests/s p50 p99 non-2xx"
+# wrk_round NAME API_PORT: prints "NAME requests/s p50 p99 non-2xx" (wrk_leg of wrk-legs.sh)
 wrk_round() {
-	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/wrk/chat-completion.lua "http://127.0.0.1:$2" \
-		| awk -v name="$1" '
-			/Requests\/sec/ { rps = $2 }
-			$1 == "50%" { p50 = $2 }
-			$1 == "99%" { p99 = $2 }
-			/Non-2xx/ { errors = $NF }
-			END { printf "%s %s %s %s %s\n", name, rps, p50, p99, (errors == "" ? 0 : errors) }'
+	wrk_leg "$1" "http://127.0.0.1:$2"
 }
 
 # summarize RESULTS_FILE BASELINE OTHER: medians per setup, the ratio and the spread of the baseline's rounds
