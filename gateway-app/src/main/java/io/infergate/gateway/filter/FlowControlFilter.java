@@ -33,6 +33,8 @@ import io.infergate.routing.request.InfergateAttributes;
  * A client that goes away while its request waits takes it out of the queue at once; a dispatched request holds its
  * pool's capacity until its response ends, and then charges its tenant the tokens it used. A client may shorten or
  * lengthen its wait with {@value #QUEUE_TTL_HEADER} (milliseconds, capped by {@code infergate.flow-control.max-ttl}).
+ * A request that had to wait carries its wait in {@link InfergateAttributes#QUEUE_WAIT_NANOS}, for the access log and
+ * its span; one dispatched at once carries none.
  */
 public class FlowControlFilter implements GlobalFilter, Ordered {
 
@@ -67,9 +69,14 @@ public class FlowControlFilter implements GlobalFilter, Ordered {
 		}
 		Caller caller = exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
 		byte[] body = exchange.getAttribute(InfergateAttributes.REQUEST_BODY);
+		long enqueuedNanos = System.nanoTime();
 		FlowTicket ticket = controller.enqueue(request.pool(), caller, request.estimatedTotalTokens(),
 				request.estimatedPromptTokens(), (body != null) ? body.length : 0, ttl);
+		boolean queued = !ticket.decision().isDone();
 		return Mono.fromFuture(ticket.decision(), true).doOnCancel(ticket::cancel).flatMap((decision) -> {
+			if (queued) {
+				exchange.getAttributes().put(InfergateAttributes.QUEUE_WAIT_NANOS, System.nanoTime() - enqueuedNanos);
+			}
 			if (decision.dispatched()) {
 				return chain.filter(exchange).doFinally((signal) -> ticket.release(usedTokens(exchange, request)));
 			}

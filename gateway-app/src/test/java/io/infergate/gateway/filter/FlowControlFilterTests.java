@@ -4,6 +4,8 @@ import java.net.URI;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -80,6 +82,27 @@ class FlowControlFilterTests {
 		assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("1");
 		assertThat(exchange.getResponse().getHeaders().getFirst("retry-after-ms")).isEqualTo("1000");
 		assertThat(responseBody(exchange)).contains("\"code\":\"rejected_sheddable\"");
+	}
+
+	@Test
+	void aRequestThatWaitedCarriesItsWaitAndOneDispatchedAtOnceCarriesNone() throws Exception {
+		MockServerWebExchange atOnce = request(0);
+		filter.filter(atOnce, new FilterExchanges.RecordingChain()).block();
+		assertThat(atOnce.getAttributes()).doesNotContainKey(InfergateAttributes.QUEUE_WAIT_NANOS);
+
+		room.set(false);
+		MockServerWebExchange waiting = request(0);
+		FilterExchanges.RecordingChain chain = new FilterExchanges.RecordingChain();
+		CompletableFuture<Void> done = filter.filter(waiting, chain).toFuture();
+		Thread.sleep(30);
+		assertThat(done).isNotDone();
+		room.set(true);
+		controller.sweep();
+		done.get(5, TimeUnit.SECONDS);
+
+		assertThat(chain.wasCalled()).isTrue();
+		Long waited = waiting.getAttribute(InfergateAttributes.QUEUE_WAIT_NANOS);
+		assertThat(waited).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(30));
 	}
 
 	@Test

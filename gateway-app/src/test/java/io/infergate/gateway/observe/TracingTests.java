@@ -1,5 +1,8 @@
 package io.infergate.gateway.observe;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
@@ -160,5 +163,29 @@ class TracingTests extends SimulatedPodsTest {
 
 		assertThat(pod.receivedTraceparents()).last()
 			.satisfies((traceparent) -> assertThat(traceparent).matches("00-" + traceId + "-[0-9a-f]{16}-01"));
+	}
+	@Test
+	void openMetricsCarriesExemplarsOnlyWhereOpenMetricsAllowsThemSoOlderPrometheusServersCanScrape() {
+		for (int i = 0; i < 3; i++) {
+			assertThat(Http.postJson(url("/v1/chat/completions"), Http.chat("llama", "hi " + i, false, 2)).statusCode())
+				.isEqualTo(200);
+		}
+		String url = managementUrl("/actuator/prometheus");
+		Http.getAsAdmin(url);
+
+		HttpResponse<String> scrape = Http.send(HttpRequest.newBuilder(URI.create(url))
+			.header("Authorization", Http.basic(Http.ADMIN, Http.ADMIN_PASSWORD))
+			.header("Accept", "application/openmetrics-text; version=1.0.0; charset=utf-8")
+			.GET()
+			.build());
+
+		assertThat(scrape.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/openmetrics-text"));
+		List<String> lines = scrape.body().lines().toList();
+		assertThat(lines).as("sampled requests were timed").anyMatch((line) -> line.startsWith(
+				"http_server_requests_seconds_count{") && line.contains("uri=\"/actuator/prometheus\""));
+		// Prometheus before 2.43 drops the whole scrape on an exemplar after a summary's _count or _sum
+		assertThat(lines).filteredOn((line) -> line.contains(" # {"))
+			.noneMatch((line) -> line.matches("^[a-zA-Z_:][a-zA-Z0-9_:]*_(count|sum|created)[{ ].*"));
 	}
 }
