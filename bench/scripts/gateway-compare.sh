@@ -14,7 +14,12 @@
 # WARMUP_CURVE=1 instead starts each JVM gateway cold and prints requests/s per 5 s window for CURVE_SECONDS.
 #
 # Environment: ROUNDS (3), CONNECTIONS (32), THREADS (1), DURATION (15s), WARMUP (60s), MODES ("plain stream"),
-# LEGS ("direct nginx scg infergate"), JAVA (java), WARMUP_CURVE (0), CURVE_SECONDS (60).
+# LEGS ("direct nginx scg infergate"), JAVA (java), WARMUP_CURVE (0), CURVE_SECONDS (60), and JVM options per
+# gateway: INFERGATE_JAVA_OPTS, SCG_JAVA_OPTS (e.g. a JFR recording:
+# INFERGATE_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/infergate.jfr,settings=profile").
+# The leg infergate2 runs INFERGATE2_JAR (default: the same jar) with INFERGATE2_ARGS added to its command line, to
+# weigh a setting or another build against this one in the same run:
+# LEGS="scg infergate infergate2" INFERGATE2_ARGS="--management.tracing.enabled=false".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -27,6 +32,8 @@ WARMUP=${WARMUP:-60s}
 MODES=${MODES:-plain stream}
 LEGS=${LEGS:-direct nginx scg infergate}
 JAVA=${JAVA:-java}
+read -r -a infergate_java_opts <<<"${INFERGATE_JAVA_OPTS:-}"
+read -r -a scg_java_opts <<<"${SCG_JAVA_OPTS:-}"
 WARMUP_CURVE=${WARMUP_CURVE:-0}
 CURVE_SECONDS=${CURVE_SECONDS:-60}
 BACKEND_PORTS=(19101 19102 19103 19104)
@@ -34,9 +41,12 @@ NGINX_PORT=19110
 SCG_PORT=19120
 INFERGATE_PORT=19130
 INFERGATE_MANAGEMENT_PORT=19131
+INFERGATE2_PORT=19140
+INFERGATE2_MANAGEMENT_PORT=19141
 
 SIM_JAR=model-server-sim/target/model-server-sim.jar
-GATEWAY_JAR=gateway-app/target/gateway-app.jar
+GATEWAY_JAR=${GATEWAY_JAR:-gateway-app/target/gateway-app.jar}
+INFERGATE2_JAR=${INFERGATE2_JAR:-$GATEWAY_JAR}
 SCG_JAR=bench/plain-gateway/target/plain-gateway.jar
 
 for tool in wrk nginx curl python3; do
@@ -143,18 +153,27 @@ start_scg() {
 	for i in "${!BACKEND_PORTS[@]}"; do
 		args+=("--spring.cloud.discovery.client.simple.instances.backends[$i].uri=http://127.0.0.1:${BACKEND_PORTS[$i]}")
 	done
-	"$JAVA" -jar "$SCG_JAR" --server.port=$SCG_PORT "${args[@]}" >"$work/scg.log" 2>&1 &
+	"$JAVA" "${scg_java_opts[@]}" -jar "$SCG_JAR" --server.port=$SCG_PORT "${args[@]}" >"$work/scg.log" 2>&1 &
 	scg=$!
 	pids+=($scg)
 	wait_for "http://127.0.0.1:$SCG_PORT/v1/models" 120
 }
-start_infergate() {
+start_infergate() { # [jar port management-port extra-arguments...]; sets $infergate to its pid
+	local jar=${1:-$GATEWAY_JAR} port=${2:-$INFERGATE_PORT} management=${3:-$INFERGATE_MANAGEMENT_PORT}
+	shift 3 || true
 	endpoints=$(printf 'http://127.0.0.1:%s,' "${BACKEND_PORTS[@]}")
-	"$JAVA" -jar "$GATEWAY_JAR" --server.port=$INFERGATE_PORT --management.server.port=$INFERGATE_MANAGEMENT_PORT \
-		--infergate.pools.bench.endpoints="${endpoints%,}" --logging.level.root=WARN >"$work/infergate.log" 2>&1 &
+	"$JAVA" "${infergate_java_opts[@]}" -jar "$jar" --server.port="$port" --management.server.port="$management" \
+		--infergate.pools.bench.endpoints="${endpoints%,}" --logging.level.root=WARN "$@" >"$work/infergate-$port.log" 2>&1 &
 	infergate=$!
 	pids+=($infergate)
-	wait_for "http://127.0.0.1:$INFERGATE_MANAGEMENT_PORT/actuator/health/readiness" 120
+	wait_for "http://127.0.0.1:$management/actuator/health/readiness" 120
+}
+start_infergate2() { # the same jar with INFERGATE2_ARGS added: a leg to compare a setting against the defaults
+	local first=$infergate
+	read -r -a extra <<<"${INFERGATE2_ARGS:-}"
+	start_infergate "$INFERGATE2_JAR" "$INFERGATE2_PORT" "$INFERGATE2_MANAGEMENT_PORT" "${extra[@]}"
+	infergate2=$infergate
+	infergate=$first
 }
 
 cat >"$work/plain.lua" <<EOF
@@ -177,6 +196,7 @@ port_of() {
 		nginx) echo "$NGINX_PORT" ;;
 		scg) echo "$SCG_PORT" ;;
 		infergate) echo "$INFERGATE_PORT" ;;
+		infergate2) echo "$INFERGATE2_PORT" ;;
 	esac
 }
 pids_of() { # the proxy's processes, for its CPU time
@@ -187,6 +207,7 @@ pids_of() { # the proxy's processes, for its CPU time
 			[ "$(cat /proc/"$p"/status | awk '/^PPid/ {print $2}')" = "$(cat "$work/proxy.pid")" ] && echo "$p"; done ;;
 		scg) echo "$scg" ;;
 		infergate) echo "$infergate" ;;
+		infergate2) echo "$infergate2" ;;
 	esac
 }
 cpu_ticks() { # utime + stime of the given pids
@@ -232,11 +253,11 @@ if [ "$WARMUP_CURVE" = 1 ]; then
 fi
 
 for leg in $LEGS; do
-	case $leg in scg) start_scg ;; infergate) start_infergate ;; esac
+	case $leg in scg) start_scg ;; infergate) start_infergate ;; infergate2) start_infergate2 ;; esac
 done
 for mode in $MODES; do
 	for leg in $LEGS; do
-		case $leg in scg | infergate) run_leg "$leg" "$mode" "$WARMUP" >/dev/null ;; esac
+		case $leg in scg | infergate | infergate2) run_leg "$leg" "$mode" "$WARMUP" >/dev/null ;; esac
 	done
 done
 
@@ -274,11 +295,13 @@ for mode in dict.fromkeys(m for m, _ in fig):
         med[leg] = {k: statistics.median(v) for k, v in f.items() if k != "errors"}
         d = med[leg]
         print(f"{leg:<10} {d['rps']:>10.0f} {d['p50']:>10.2f} {d['p99']:>10.2f} {d['cpu']:>16.1f} {f['errors']:>8}")
-    if "infergate" in med:
-        i = med["infergate"]
-        for other in ("scg", "nginx", "direct"):
-            if other in med:
+    for mine in ("infergate", "infergate2"):
+        if mine not in med:
+            continue
+        i = med[mine]
+        for other in ("infergate", "scg", "nginx", "direct"):
+            if other in med and other != mine:
                 o = med[other]
-                print(f"infergate/{other}: throughput {i['rps'] / o['rps']:.2f}x, p50 {i['p50'] / o['p50']:.2f}x, "
+                print(f"{mine}/{other}: throughput {i['rps'] / o['rps']:.2f}x, p50 {i['p50'] / o['p50']:.2f}x, "
                       f"CPU per request {i['cpu'] / o['cpu']:.2f}x" if o['cpu'] else "")
 PY
