@@ -51,6 +51,15 @@ function newCounts() {
   };
 }
 
+/** How many of `failures` had each status and error code, for the log. */
+function byCode(failures) {
+  const counted = {};
+  for (const { status, code } of failures) {
+    counted[`${status ?? 'in-stream'} ${code}`] = (counted[`${status ?? 'in-stream'} ${code}`] ?? 0) + 1;
+  }
+  return counted;
+}
+
 /** What a client saw of a failed request, and when. */
 function failure(error) {
   return { at: Date.now(), status: error.status ?? null, code: error.code ?? null, message: String(error) };
@@ -169,7 +178,9 @@ async function phase(name, pod, fault, heal) {
   const outMillis = await millisUntilOutOfRotation(pod);
   await running;
   await heal();
-  console.log(`chaos ${name}: ${JSON.stringify({ ...counts, lost: counts.lost.length, outOfRotationMillis: outMillis })}`);
+  console.log(`chaos ${name}: ${JSON.stringify({
+    ...counts, lost: byCode(counts.lost), streamErrors: byCode(counts.streamErrors), outOfRotationMillis: outMillis,
+  })}`);
   return { counts, outMillis };
 }
 
@@ -314,7 +325,7 @@ infergate:
     for (const mode of modes) {
       const { lost, streamErrors, ...rest } = counts[mode];
       console.log(`chaos redis-stopped ${mode}: ${JSON.stringify({
-        ...rest, lost: lost.length, streamErrors: streamErrors.length, storeFailures: failuresDuring[mode],
+        ...rest, lost: byCode(lost), streamErrors: byCode(streamErrors), storeFailures: failuresDuring[mode],
         recoveryMillis: recoveryMillis[mode],
       })}`);
     }
