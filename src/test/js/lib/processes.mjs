@@ -103,3 +103,40 @@ export async function injectFaults(simulator, faults) {
 export async function clearFaults(simulator) {
   await fetch(`${simulator.url}/sim/faults`, { method: 'DELETE' });
 }
+
+/** Whether a Redis answers PING on `port` of the loopback address. */
+function redisAnswers(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let reply = '';
+    socket.setTimeout(1_000, () => socket.destroy());
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      reply += chunk;
+      if (reply.includes('\r\n')) {
+        socket.end();
+        resolve(reply.startsWith('+PONG'));
+      }
+    });
+    socket.on('error', () => resolve(false));
+    socket.on('close', () => resolve(false));
+  });
+}
+
+/**
+ * Starts a real Redis on the loopback address, without persistence, and waits until it answers: `redis-server`
+ * (Debian package redis-server), or the executable INFERGATE_REDIS_SERVER names. On a free port, or on `port`
+ * to start it again where the gateways look for it; `redis.url` is its redis:// URL.
+ */
+export async function startRedis(port) {
+  const chosen = port ?? await freePort();
+  const executable = process.env.INFERGATE_REDIS_SERVER ?? 'redis-server';
+  const child = spawn(executable, ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '',
+    '--appendonly', 'no', '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const redis = { child, output: '', port: chosen, url: `redis://127.0.0.1:${chosen}` };
+  child.stdout.on('data', (chunk) => { redis.output += chunk; });
+  child.stderr.on('data', (chunk) => { redis.output += chunk; });
+  child.on('error', (error) => { redis.output += `cannot run ${executable}: ${error.message}`; });
+  await waitUntil(redis, executable, () => redisAnswers(chosen), 20_000);
+  return redis;
+}

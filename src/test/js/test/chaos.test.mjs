@@ -2,10 +2,15 @@
 // with SIGSTOP, resetting connections, a /metrics that stalls) one after the other. What the clients saw is counted:
 // no non-streamed request is lost, every stream either finishes or ends with an error event (never cut short
 // silently), a failed pod leaves the rotation within a second, and nothing stays in flight afterwards.
+// Then the Redis that two gateways share their rate limits through stops and starts again, under the same load.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import OpenAI from 'openai';
-import { clearFaults, injectFaults, startGateway, startSimulator, stop } from '../lib/processes.mjs';
+import { clearFaults, injectFaults, startGateway, startRedis, startSimulator, stop } from '../lib/processes.mjs';
 
 const PHASE_MS = 3_000;
 
@@ -41,27 +46,43 @@ after(async () => {
 });
 
 function newCounts() {
-  return { sent: 0, answered: 0, lost: [], streamsFinished: 0, streamsEndedWithError: 0, streamsCutShort: 0 };
+  return {
+    sent: 0, answered: 0, lost: [], streamsFinished: 0, streamsEndedWithError: 0, streamErrors: [], streamsCutShort: 0,
+  };
 }
 
-async function nonStreamed(counts) {
+/** How many of `failures` had each status and error code, for the log. */
+function byCode(failures) {
+  const counted = {};
+  for (const { status, code } of failures) {
+    counted[`${status ?? 'in-stream'} ${code}`] = (counted[`${status ?? 'in-stream'} ${code}`] ?? 0) + 1;
+  }
+  return counted;
+}
+
+/** What a client saw of a failed request, and when. */
+function failure(error) {
+  return { at: Date.now(), status: error.status ?? null, code: error.code ?? null, message: String(error) };
+}
+
+async function nonStreamed(counts, on = client) {
   counts.sent++;
   try {
-    const reply = await client.chat.completions.create({
+    const reply = await on.chat.completions.create({
       model: 'llama', messages: [{ role: 'user', content: 'steady load' }], max_tokens: 8,
     });
     assert.equal(reply.usage.completion_tokens, 8);
     counts.answered++;
   } catch (error) {
-    counts.lost.push(String(error));
+    counts.lost.push(failure(error));
   }
 }
 
-async function streamed(counts) {
+async function streamed(counts, on = client) {
   counts.sent++;
   let finished = false;
   try {
-    const stream = await client.chat.completions.create({
+    const stream = await on.chat.completions.create({
       model: 'llama', messages: [{ role: 'user', content: 'steady stream' }], max_tokens: 24, stream: true,
     });
     for await (const chunk of stream) {
@@ -77,21 +98,35 @@ async function streamed(counts) {
   } catch (error) {
     // an error event in the stream, or an error status before it started
     counts.streamsEndedWithError++;
+    counts.streamErrors.push(failure(error));
   }
 }
 
-/** Runs `workers` loops of alternating non-streamed and streamed requests until `stopAt`. */
-async function load(counts, stopAt, workers = 6) {
+/** Runs `workers` loops of alternating non-streamed and streamed requests through `on` until `stopAt`. */
+async function load(counts, stopAt, workers = 6, on = client) {
   await Promise.all(Array.from({ length: workers }, async (_, worker) => {
     for (let i = worker; Date.now() < stopAt; i++) {
-      await ((i % 2 === 0) ? nonStreamed(counts) : streamed(counts));
+      await ((i % 2 === 0) ? nonStreamed(counts, on) : streamed(counts, on));
     }
   }));
 }
 
-async function endpoints() {
-  const report = await (await gateway.management('/actuator/inference')).json();
+async function endpoints(on = gateway) {
+  const report = await (await on.management('/actuator/inference')).json();
   return report.pools.find((pool) => pool.name === 'p').endpoints;
+}
+
+/** Waits up to 10 s for every endpoint's in-flight requests and tokens to be 0; what they were last. */
+async function inFlightAfterwards(on = gateway) {
+  let inFlight;
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    inFlight = (await endpoints(on)).map((e) => [e.id, e.inFlight.requests, e.inFlight.tokens]);
+    if (inFlight.every(([, requests, tokens]) => requests === 0 && tokens === 0)) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return inFlight;
 }
 
 function idOf(pod) {
@@ -143,7 +178,9 @@ async function phase(name, pod, fault, heal) {
   const outMillis = await millisUntilOutOfRotation(pod);
   await running;
   await heal();
-  console.log(`chaos ${name}: ${JSON.stringify({ ...counts, lost: counts.lost.length, outOfRotationMillis: outMillis })}`);
+  console.log(`chaos ${name}: ${JSON.stringify({
+    ...counts, lost: byCode(counts.lost), streamErrors: byCode(counts.streamErrors), outOfRotationMillis: outMillis,
+  })}`);
   return { counts, outMillis };
 }
 
@@ -168,14 +205,165 @@ test('pods killed, stopped, resetting connections and with a stalled /metrics lo
       // a pod that resets connections still answers its scrapes: its circuit takes it out of rotation
       assert.ok(outMillis <= 1_000, `${name}: the pod left the rotation after ${outMillis} ms`);
     }
-    let inFlight;
-    for (let waited = 0; waited < 10_000; waited += 100) {
-      inFlight = (await endpoints()).map((e) => [e.id, e.inFlight.requests, e.inFlight.tokens]);
-      if (inFlight.every(([, requests, tokens]) => requests === 0 && tokens === 0)) {
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const inFlight = await inFlightAfterwards();
     assert.ok(inFlight.every(([, requests, tokens]) => requests === 0 && tokens === 0),
       `in-flight counts return to 0: ${JSON.stringify(inFlight)}`);
   });
+
+const LOAD_SECRET = 'sk-chaos-load-5e1f0c77';
+const SHARED_SECRET = 'sk-chaos-shared-93d2b7a4';
+
+/** The sum of a gateway's Prometheus samples named `name`, over their labels; null when it has none. */
+async function metric(on, name) {
+  const text = await (await on.management('/actuator/prometheus')).text();
+  let sum = null;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) {
+      sum = (sum ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+  }
+  return sum;
+}
+
+const STORE_FAILURES = 'infergate_rate_limit_store_failures_total';
+
+/**
+ * Milliseconds until a request through `on` is decided by Redis again: answered 200 while the replica's count of
+ * decisions taken without its store stays put. Infinity after `limitMs`.
+ */
+async function millisUntilDecidedByRedis(on, openai, limitMs = 10_000) {
+  const start = Date.now();
+  while (Date.now() - start < limitMs) {
+    const before = await metric(on, STORE_FAILURES);
+    const counts = newCounts();
+    await nonStreamed(counts, openai);
+    if (counts.answered === 1 && await metric(on, STORE_FAILURES) === before
+      && await metric(on, 'infergate_rate_limit_store_available') === 1) {
+      return Date.now() - start;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Infinity;
+}
+
+test('with Redis stopped under load, fail-open serves every request on its own limits and fail-close answers 503 '
+  + 'rate_limit_store_unavailable, never more; once Redis is back both share limits again and nothing is in flight',
+{ timeout: 240_000 }, async () => {
+  const modes = ['fail-open', 'fail-close'];
+  let redis = await startRedis();
+  const limitedPods = [];
+  const replicas = {};
+  try {
+    for (let i = 0; i < 2; i++) {
+      limitedPods.push(await startSimulator(['--model', 'llama']));
+    }
+    const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'infergate-chaos-redis-')), 'limits.yml');
+    const sha256 = (secret) => createHash('sha256').update(secret, 'utf8').digest('hex');
+    // the load's key never reaches its limits, in Redis or alone; the shared key's 4 per minute tell shared from alone
+    writeFileSync(config, `
+infergate:
+  demo: {enabled: false}
+  pools:
+    p: {endpoints: [${limitedPods.map((pod) => `"${pod.url}"`).join(', ')}]}
+  auth:
+    enabled: true
+    keys:
+      chaos-load: {sha256: ${sha256(LOAD_SECRET)}, limits: {rpm: 1000000, tpm: 1000000000}}
+      chaos-shared: {sha256: ${sha256(SHARED_SECRET)}, limits: {rpm: 4}}
+  rate-limits:
+    store: redis
+    redis-url: ${redis.url}
+`);
+    await Promise.all(modes.map(async (mode) => {
+      replicas[mode] = await startGateway([`--spring.config.additional-location=file:${config}`,
+        `--infergate.rate-limits.on-store-failure=${mode}`]);
+    }));
+    const openai = (mode, apiKey) => new OpenAI({
+      baseURL: `${replicas[mode].apiUrl}/v1`, apiKey, maxRetries: 0, timeout: 30_000,
+    });
+    const clients = Object.fromEntries(modes.map((mode) => [mode, openai(mode, LOAD_SECRET)]));
+    for (const mode of modes) {
+      assert.ok(await millisUntilDecidedByRedis(replicas[mode], clients[mode]) < 10_000, `${mode}: uses Redis`);
+    }
+    const logBefore = Object.fromEntries(modes.map((mode) => [mode, replicas[mode].output.length]));
+    const failuresBefore = Object.fromEntries(await Promise.all(modes.map(async (mode) =>
+      [mode, await metric(replicas[mode], STORE_FAILURES)])));
+
+    const counts = Object.fromEntries(modes.map((mode) => [mode, newCounts()]));
+    const start = Date.now();
+    const running = Promise.all(modes.map((mode) => load(counts[mode], start + 9_000, 3, clients[mode])));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const stoppedAt = Date.now();
+    await stop(redis);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    redis = await startRedis(redis.port);
+    const restartedAt = Date.now();
+    await running;
+    const failuresDuring = Object.fromEntries(await Promise.all(modes.map(async (mode) =>
+      [mode, await metric(replicas[mode], STORE_FAILURES) - failuresBefore[mode]])));
+    const recoveryMillis = {};
+    for (const mode of modes) {
+      recoveryMillis[mode] = await millisUntilDecidedByRedis(replicas[mode], clients[mode]);
+    }
+    const shared = [];
+    for (let i = 0; i < 8; i++) {
+      const mode = modes[i % 2];
+      const response = await fetch(`${replicas[mode].apiUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${SHARED_SECRET}` },
+        body: JSON.stringify({ model: 'llama', messages: [{ role: 'user', content: 'shared' }], max_tokens: 1 }),
+      });
+      await response.arrayBuffer();
+      shared.push(response.status);
+    }
+    const inFlight = {};
+    const log = {};
+    for (const mode of modes) {
+      inFlight[mode] = await inFlightAfterwards(replicas[mode]);
+      log[mode] = replicas[mode].output.slice(logBefore[mode]);
+    }
+    for (const mode of modes) {
+      const { lost, streamErrors, ...rest } = counts[mode];
+      console.log(`chaos redis-stopped ${mode}: ${JSON.stringify({
+        ...rest, lost: byCode(lost), streamErrors: byCode(streamErrors), storeFailures: failuresDuring[mode],
+        recoveryMillis: recoveryMillis[mode],
+      })}`);
+    }
+    console.log(`chaos redis-stopped: the shared key after recovery, alternating replicas: ${shared}`);
+
+    const open = counts['fail-open'];
+    const close = counts['fail-close'];
+    for (const mode of modes) {
+      assert.ok(counts[mode].sent > 20, `${mode}: load ran (${counts[mode].sent} requests)`);
+      assert.equal(counts[mode].streamsCutShort, 0, `${mode}: no stream cut short without an error event`);
+      assert.ok(failuresDuring[mode] > 0, `${mode}: requests were decided without Redis (${failuresDuring[mode]})`);
+      assert.ok(recoveryMillis[mode] < 10_000, `${mode}: decided by Redis again`);
+      assert.ok(inFlight[mode].every(([, requests, tokens]) => requests === 0 && tokens === 0),
+        `${mode}: in-flight counts return to 0: ${JSON.stringify(inFlight[mode])}`);
+      // the switch each way is logged once, and the outage leaves no stack trace
+      assert.equal(log[mode].match(/rate-limit store cannot be reached/g)?.length, 1, `${mode}:\n${log[mode]}`);
+      assert.equal(log[mode].match(/rate-limit store answers again/g)?.length, 1, `${mode}:\n${log[mode]}`);
+      assert.doesNotMatch(log[mode], /^\s+at [\w$.]+\(/m, `${mode}: no stack trace in the log`);
+    }
+    assert.deepEqual(open.lost, [], 'fail-open: no non-streamed request lost');
+    assert.deepEqual(open.streamErrors, [], 'fail-open: every stream finished');
+    const refusals = [...close.lost, ...close.streamErrors];
+    assert.ok(refusals.length > 0, 'fail-close: requests were refused while Redis was down');
+    for (const refusal of refusals) {
+      assert.equal(refusal.status, 503, JSON.stringify(refusal));
+      assert.equal(refusal.code, 'rate_limit_store_unavailable', JSON.stringify(refusal));
+      assert.ok(refusal.at >= stoppedAt && refusal.at <= restartedAt + 5_000,
+        `fail-close: refused only while Redis was down or reconnecting: ${refusal.at - stoppedAt} ms after the stop, `
+        + `which lasted ${restartedAt - stoppedAt} ms`);
+    }
+    assert.ok(close.answered > 0 && close.streamsFinished > 0, 'fail-close: served while Redis was up');
+    // one limit of 4 for both replicas, counted in Redis: 4 answered in all, then 429s from either
+    assert.deepEqual(shared, [200, 200, 200, 200, 429, 429, 429, 429]);
+  } finally {
+    await Promise.all(Object.values(replicas).map((replica) => stop(replica)));
+    for (const pod of limitedPods) {
+      await stop(pod);
+    }
+    await stop(redis);
+  }
+});

@@ -110,6 +110,30 @@ class GatewayErrorsTests {
 	}
 
 	@Test
+	void aContentTypeThatIsNotAMediaTypeIs400NotADroppedConnection() {
+		HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
+			.header("Content-Type", "\"a/b")
+			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("m", "hi", false, 4)))
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(response.body()).startsWith("{\"error\":").contains("\"code\":\"invalid_content_type\"");
+		assertThat(response.headers().firstValue("x-content-type-options")).hasValue("nosniff");
+	}
+
+	@Test
+	void anApiPathWithMatrixParametersOrEscapedLettersIsAnUnknownUrlNotAModelRequest() {
+		HttpResponse<String> matrix = Http.postJson(url("/v1/chat/completions;jsessionid=1"),
+				Http.chat("m", "hi", false, 4));
+		HttpResponse<String> escaped = Http.postJson(url("/v1/chat/%63ompletions"), Http.chat("m", "hi", false, 4));
+
+		for (HttpResponse<String> response : List.of(matrix, escaped)) {
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(404);
+			assertThat(response.body()).startsWith("{\"error\":").contains("unknown_url");
+		}
+	}
+
+	@Test
 	void noReadyEndpointIs503() {
 		HttpResponse<String> response = Http.postJson(url("/v1/chat/completions"), Http.chat("m", "hi", false, 4));
 

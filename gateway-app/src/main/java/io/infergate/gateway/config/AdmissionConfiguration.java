@@ -21,7 +21,7 @@ import io.infergate.gateway.auth.AdmissionConfigurationCheck;
 import io.infergate.gateway.auth.ApiKeys;
 import io.infergate.gateway.auth.TenantUsageDashboardSource;
 import io.infergate.gateway.auth.AuthProperties;
-import io.infergate.gateway.error.OversizedRequestHeadHandler;
+import io.infergate.gateway.error.RefusedRequestHeadHandler;
 import io.infergate.gateway.filter.AdmitFilter;
 import io.infergate.gateway.filter.AuthenticateFilter;
 import io.infergate.gateway.filter.AuthorizeModelFilter;
@@ -151,7 +151,7 @@ public class AdmissionConfiguration {
 	}
 
 	@Bean
-	NettyServerCustomizer oversizedRequestHeadCustomizer(
+	NettyServerCustomizer refusedRequestHeadCustomizer(
 			@Value("${server.max-http-request-header-size:8KB}") DataSize maxHeaderSize,
 			@Value("${server.netty.max-initial-line-length:4KB}") DataSize maxInitialLineLength,
 			GatewayProperties gateway) {
@@ -160,8 +160,8 @@ public class AdmissionConfiguration {
 		return (server) -> server.doOnChannelInit((observer, channel, address) -> {
 			if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
 				channel.pipeline()
-					.addAfter(NettyPipeline.HttpCodec, OversizedRequestHeadHandler.NAME,
-							new OversizedRequestHeadHandler(maxHeaderBytes, maxLineBytes,
+					.addAfter(NettyPipeline.HttpCodec, RefusedRequestHeadHandler.NAME,
+							new RefusedRequestHeadHandler(maxHeaderBytes, maxLineBytes,
 									gateway.getMaxRequestHeaders()));
 			}
 		});

@@ -18,6 +18,11 @@ import io.infergate.routing.openai.InferenceApi;
  * One gateway route for every model and every API the model servers serve ({@link InferenceApi}): the body, not the
  * route, picks the pool. The route's own URI is replaced
  * per request by {@link io.infergate.gateway.filter.PoolRouteFilter}.
+ * <p>
+ * The route takes a request only when its raw path is exactly an API's path, as the request path's filters see it:
+ * a path pattern would also match {@code /v1/chat/completions;a=b} and {@code /v1/chat/%63ompletions}, which the
+ * filters do not know, so they went unparsed to no pool and were answered 503. Such paths are 404s like any other
+ * unknown URL.
  */
 @Configuration(proxyBeanMethods = false)
 public class GatewayRoutesConfiguration {
@@ -30,7 +35,7 @@ public class GatewayRoutesConfiguration {
 			.route(INFERENCE_ROUTE_ID,
 					(route) -> route.method(HttpMethod.POST)
 						.and()
-						.path(InferenceApi.paths())
+						.predicate((exchange) -> InferenceApi.forPath(exchange.getRequest().getPath().value()) != null)
 						.uri("lb://pool-chosen-per-request"))
 			.build();
 	}

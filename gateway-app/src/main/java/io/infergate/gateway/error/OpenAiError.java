@@ -108,6 +108,13 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 				"invalid_request_error", null, "request_headers_too_large");
 	}
 
+	/** 400 for a {@code Content-Type} header that is not a media type; echoes at most {@value #MAX_ECHOED_CHARS} characters. */
+	public static OpenAiError invalidContentType(String contentType) {
+		return new OpenAiError(HttpStatus.BAD_REQUEST,
+				"The Content-Type header is not a valid media type: " + echo(contentType) + ". Send application/json.",
+				"invalid_request_error", null, "invalid_content_type");
+	}
+
 	/** 414 for a request line above the server's limit. */
 	public static OpenAiError uriTooLong(long limitBytes) {
 		return new OpenAiError(HttpStatus.URI_TOO_LONG,

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.ClientOptions;
@@ -43,9 +43,10 @@ import org.apache.commons.logging.LogFactory;
  * <p>
  * It never blocks and never queues: while Redis cannot be reached, every call fails at once (the connection
  * rejects commands while it reconnects, and commands time out after {@code timeout}), and the caller falls back
- * as {@code on-store-failure} says. The connection comes back by itself: Lettuce reconnects a lost connection,
- * and a first connection that failed is retried at most once a second. All keys share one script call, so a
- * Redis Cluster is not supported; use a standalone Redis or a primary with replicas.
+ * as {@code on-store-failure} says. The connection comes back by itself, without waiting for a request: Lettuce
+ * reconnects a lost connection, and a first connection that failed (Redis down, or a connect slower than
+ * {@code 5 × timeout} while the gateway starts) is tried again every second until it is open. All keys share one
+ * script call, so a Redis Cluster is not supported; use a standalone Redis or a primary with replicas.
  */
 public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable {
 
@@ -77,10 +78,6 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private final AtomicLong leases = new AtomicLong();
 
-	private final AtomicBoolean connecting = new AtomicBoolean();
-
-	private final AtomicLong lastConnectAttemptNanos = new AtomicLong(System.nanoTime() - RECONNECT_INTERVAL_NANOS);
-
 	private final String reserveSha;
 
 	private final String releaseSha;
@@ -92,6 +89,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	private boolean releaseScheduled;
 
 	private volatile StatefulRedisConnection<String, String> connection;
+
+	private volatile boolean closed;
 
 	/**
 	 * @param redisUrl e.g. {@code redis://127.0.0.1:6379}
@@ -121,7 +120,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 			.build());
 		this.reserveSha = sha1(RESERVE);
 		this.releaseSha = sha1(RELEASE);
-		connectIfDue();
+		connect();
 	}
 
 	@Override
@@ -253,7 +252,6 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	private CompletionStage<List<Long>> run(String sha, String script, List<String> keys, List<String> args) {
 		StatefulRedisConnection<String, String> current = connection;
 		if (current == null) {
-			connectIfDue();
 			return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + uri));
 		}
 		RedisAsyncCommands<String, String> commands = current.async();
@@ -266,26 +264,33 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 				: CompletableFuture.failedFuture(ex));
 	}
 
-	private void connectIfDue() {
-		long now = System.nanoTime();
-		long last = lastConnectAttemptNanos.get();
-		if (now - last < RECONNECT_INTERVAL_NANOS || !lastConnectAttemptNanos.compareAndSet(last, now)
-				|| !connecting.compareAndSet(false, true)) {
+	/** Opens the first connection, trying again every second in the background until it is open. */
+	private void connect() {
+		if (closed) {
 			return;
 		}
 		client.connectAsync(StringCodec.UTF8, uri).whenComplete((opened, ex) -> {
-			connecting.set(false);
 			if (ex == null) {
 				connection = opened;
+				if (closed) {
+					opened.close();
+				}
 			}
-			else {
-				logger.debug("Could not connect to Redis at " + uri + ": " + ex.getMessage());
+			else if (!closed) {
+				logger.debug("Could not connect to Redis at " + uri + ", trying again in a second: " + ex.getMessage());
+				try {
+					resources.eventExecutorGroup().schedule(this::connect, RECONNECT_INTERVAL_NANOS, TimeUnit.NANOSECONDS);
+				}
+				catch (RejectedExecutionException closing) {
+					// closed meanwhile
+				}
 			}
 		});
 	}
 
 	@Override
 	public void close() {
+		closed = true;
 		try {
 			sendPendingReleases().toCompletableFuture().get(1, TimeUnit.SECONDS);
 		}

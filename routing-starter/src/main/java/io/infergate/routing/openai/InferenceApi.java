@@ -69,7 +69,7 @@ public enum InferenceApi {
 		return inputFields;
 	}
 
-	/** The API served at {@code path}, or {@code null}. */
+	/** The API served at {@code path}, the raw path of a request, or {@code null}. */
 	public static InferenceApi forPath(String path) {
 		for (InferenceApi api : values()) {
 			if (api.path.equals(path)) {
@@ -77,16 +77,6 @@ public enum InferenceApi {
 			}
 		}
 		return null;
-	}
-
-	/** Every path, for the gateway's route. */
-	public static String[] paths() {
-		InferenceApi[] apis = values();
-		String[] paths = new String[apis.length];
-		for (int i = 0; i < apis.length; i++) {
-			paths[i] = apis[i].path;
-		}
-		return paths;
 	}
 
 	/** The work a request makes a model server do, which decides what the scheduler is told about it. */

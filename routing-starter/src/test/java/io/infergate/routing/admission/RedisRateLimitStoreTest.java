@@ -169,6 +169,20 @@ class RedisRateLimitStoreTest {
 	}
 
 	@Test
+	void aStoreWhoseFirstConnectionFailedConnectsByItselfBeforeAnyRequestNeedsIt() {
+		redis.stop();
+		try (RedisRateLimitStore store = new RedisRateLimitStore(redis.url(), Duration.ofMillis(200), "unasked:",
+				Duration.ofMinutes(10), Duration.ofSeconds(1))) {
+			await().pollDelay(Duration.ofMillis(500)).until(() -> true);
+			boolean connectedWhileDown = store.isConnected();
+			redis.restart();
+
+			assertThat(connectedWhileDown).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
+		}
+	}
+
+	@Test
 	void whenRedisStopsFailOpenDecidesLocallyFailCloseRefusesAndBothShareAgainOnceItIsBack() {
 		try (RedisRateLimitStore one = store("failover:"); RedisRateLimitStore two = store("failover:")) {
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -18,15 +18,19 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 
-/**
- * Answers a request whose head is too large, which never reaches Spring, with an OpenAI-shaped JSON error instead of
- * the server's bare status: 431 for headers over {@code server.max-http-request-header-size} or more header fields
- * than {@code infergate.gateway.max-request-headers}, 414 for an over-long request line. The connection is closed
- * after the answer, since the rest of the refused request is never read. Sits right after the HTTP codec.
- */
-public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdapter {
+import org.springframework.http.MediaType;
 
-	public static final String NAME = "infergate.oversizedRequestHead";
+/**
+ * Answers a request whose head Spring could not take with an OpenAI-shaped JSON error, instead of the server's bare
+ * status or a dropped connection: 431 for headers over {@code server.max-http-request-header-size} or more header
+ * fields than {@code infergate.gateway.max-request-headers}, 414 for an over-long request line, and 400 for a
+ * {@code Content-Type} that is not a media type (Spring parses it while creating the exchange, and a value such as
+ * {@code "a/b} threw there, before any error handler, so the connection closed without an answer). The connection is
+ * closed after the answer, since the rest of the refused request is never read. Sits right after the HTTP codec.
+ */
+public final class RefusedRequestHeadHandler extends ChannelInboundHandlerAdapter {
+
+	public static final String NAME = "infergate.refusedRequestHead";
 
 	private final long maxHeaderBytes;
 
@@ -36,7 +40,7 @@ public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdap
 
 	private boolean refused;
 
-	public OversizedRequestHeadHandler(long maxHeaderBytes, long maxLineBytes, int maxHeaderCount) {
+	public RefusedRequestHeadHandler(long maxHeaderBytes, long maxLineBytes, int maxHeaderCount) {
 		this.maxHeaderBytes = maxHeaderBytes;
 		this.maxLineBytes = maxLineBytes;
 		this.maxHeaderCount = maxHeaderCount;
@@ -59,6 +63,9 @@ public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdap
 			else if (request.headers().size() > maxHeaderCount) {
 				error = OpenAiError.tooManyHeaders(request.headers().size(), maxHeaderCount);
 			}
+			else {
+				error = contentTypeError(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+			}
 			if (error != null) {
 				refused = true;
 				ReferenceCountUtil.release(msg);
@@ -75,5 +82,19 @@ public final class OversizedRequestHeadHandler extends ChannelInboundHandlerAdap
 			}
 		}
 		ctx.fireChannelRead(msg);
+	}
+
+	/** The error for a {@code Content-Type} Spring cannot parse, or {@code null}; parsed values are cached. */
+	private static OpenAiError contentTypeError(String contentType) {
+		if (contentType == null) {
+			return null;
+		}
+		try {
+			MediaType.parseMediaType(contentType);
+			return null;
+		}
+		catch (RuntimeException ex) {
+			return OpenAiError.invalidContentType(contentType);
+		}
 	}
 }
