@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces docs/routing-quality.md: every shipped workload under every policy at the file's rate, then the rate
-# ladders that locate round-robin's saturation. Results go to bench-out/<name>/ (results.json, report.md, charts).
+# ladders that locate round-robin's saturation, then flow control under overload (least-request's capacity without
+# admission, and each admission workload at half and twice that capacity with flow control on and off). Results go
+# to bench-out/<name>/ (results.json, report.md, charts).
 # Build first: ./mvnw -B -q -pl bench -am -DskipTests package
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,3 +17,11 @@ java -jar "$JAR" --workload bench/workloads/shared-prefix.yaml --policies "$LADD
 	--ladder 100,200,300,400,500,600,800,1600 --out "$OUT/shared-prefix-ladder"
 java -jar "$JAR" --workload bench/workloads/multi-turn-chat.yaml --policies "$LADDER_POLICIES" \
 	--ladder 300,400,500,600,800,1600 --out "$OUT/multi-turn-chat-ladder"
+java -jar "$JAR" --workload bench/workloads/overload-priority.yaml --policies least-request --flow-control false \
+	--ladder 100,200,300,400,500,600,800 --out "$OUT/capacity-ladder"
+for workload in overload-priority noisy-neighbour noisy-neighbour-weighted; do
+	for flow_control in true false; do
+		java -jar "$JAR" --workload "bench/workloads/$workload.yaml" --policies least-request \
+			--flow-control "$flow_control" --ladder 153,612 --out "$OUT/$workload-flow-control-$flow_control"
+	done
+done

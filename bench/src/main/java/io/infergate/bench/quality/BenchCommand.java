@@ -53,6 +53,8 @@ public final class BenchCommand {
 			  --ladder R1,R2    Poisson rates run in turn, replacing the file's rate and ladder
 			  --seed N          replaces the file's seed
 			  --gateways N1,N2  gateway replicas, replacing the file's 'gateways'; several numbers run in turn
+			  --flow-control true|false
+			                    the gateways' flow control on or off, replacing the file's 'flow-control'
 			  --sharing-delay-ms D
 			                    how long a shared dispatch takes to reach the other replicas under a
 			                    PROFILE+dispatch-sharing policy, virtual ms (default 1)
@@ -155,7 +157,8 @@ public final class BenchCommand {
 							"%s%s: %d requests, %.1f s simulated, %.1f s wall, prefix index %.1f MB per gateway",
 							policy, behind, run.issued(), run.endMicros() / 1e6, (System.nanoTime() - startNanos) / 1e9,
 							Arrays.stream(run.prefixIndexBytes()).average().orElse(0) / 1e6));
-					byPolicy.put(policy, Figures.of(run));
+					byPolicy.put(policy,
+							Figures.of(run, replicated.tenants().stream().map(Workload.Tenant::name).toList()));
 					ttftByPolicy.put(policy, Figures.sortedTtftMillis(run));
 				}
 				results.add(new RateResults(rate, byPolicy));
@@ -280,6 +283,8 @@ public final class BenchCommand {
 
 		List<Integer> gateways;
 
+		Boolean flowControl;
+
 		double sharingDelayMillis = Replay.DEFAULT_SHARING_DELAY_MICROS / 1000.0;
 
 		boolean live;
@@ -311,7 +316,8 @@ public final class BenchCommand {
 					continue;
 				}
 				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--gateways",
-						"--sharing-delay-ms", "--time-scale", "--gateway-jar", "--sim-jar").contains(arg)) {
+						"--flow-control", "--sharing-delay-ms", "--time-scale", "--gateway-jar", "--sim-jar")
+					.contains(arg)) {
 					throw new IllegalArgumentException("unknown option '" + args[i] + "'");
 				}
 				if (value == null) {
@@ -339,6 +345,13 @@ public final class BenchCommand {
 						if (new LinkedHashSet<>(options.gateways).size() != options.gateways.size()) {
 							throw new IllegalArgumentException("--gateways names a number twice: '" + value + "'");
 						}
+					}
+					case "--flow-control" -> {
+						if (!value.equals("true") && !value.equals("false")) {
+							throw new IllegalArgumentException("--flow-control expects true or false, got '" + value
+									+ "'");
+						}
+						options.flowControl = Boolean.valueOf(value);
 					}
 					case "--sharing-delay-ms" -> options.sharingDelayMillis = nonNegative(arg, value);
 					case "--time-scale" -> options.timeScale = positive(arg, value);
@@ -441,7 +454,8 @@ public final class BenchCommand {
 						(ladder != null) ? List.copyOf(ladder) : List.of());
 			}
 			return new Workload(workload.name(), (seed != null) ? seed : workload.seed(), workload.cluster(), arrival,
-					workload.requests(), workload.warmup(), workload.gateways(), workload.shape());
+					workload.requests(), workload.warmup(), workload.gateways(), workload.shape(), workload.tenants(),
+					(flowControl != null) ? flowControl : workload.flowControl());
 		}
 	}
 }

@@ -57,6 +57,14 @@ class BenchCommandTest {
 	}
 
 	@Test
+	void flowControlIsTrueOrFalse() {
+		assertThat(run("--workload", "w.yaml", "--policies", "default", "--out", "x", "--flow-control", "on"))
+			.isEqualTo(2);
+		assertThat(errors())
+			.isEqualTo("routing-bench: --flow-control expects true or false, got 'on' (--help for usage)\n");
+	}
+
+	@Test
 	void aBadWorkloadFileIsRejectedWithItsPathAndKey() throws IOException {
 		Path workload = dir.resolve("bad.yaml");
 		Files.writeString(workload, "name: bad\ncluster: {pods: 0}\n");

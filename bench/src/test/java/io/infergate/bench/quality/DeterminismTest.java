@@ -55,9 +55,40 @@ class DeterminismTest {
 			.isNotEqualTo(withoutWallClock(run("one", "11", policies)));
 	}
 
+	@Test
+	void tenantsUnderFlowControlGiveByteIdenticalResultsWithRejectionsAndFiguresByTenant() throws IOException {
+		String overloaded = WORKLOAD.replace("rate: 150", "rate: 1500") + """
+				flow-control: true
+				tenants:
+				  interactive: {share: 0.3, priority: 0}
+				  batch: {share: 0.7, priority: -1, weight: 2}
+				""";
+		String first = runWorkload(overloaded, "first", "11", "least-request,hybrid");
+		String second = runWorkload(overloaded, "second", "11", "least-request,hybrid");
+
+		assertThat(withoutWallClock(second)).isEqualTo(withoutWallClock(first));
+		assertThat(first).containsPattern("\"rejected\": [1-9]")
+			.contains("\"byTenant\": {\n        \"interactive\": {")
+			.contains("\"batch\": {");
+	}
+
+	@Test
+	void admissionFiguresAppearOnlyWhenFlowControlIsOnOrTenantsAreNamed() throws IOException {
+		String off = runWorkload(WORKLOAD + "flow-control: false\n", "off", "11", "least-request");
+		String byDefault = runWorkload(WORKLOAD, "default", "11", "least-request");
+
+		assertThat(off).doesNotContain("rejected").doesNotContain("byTenant");
+		assertThat(byDefault).as("the gateway's default: flow control on").contains("\"rejected\": 0");
+	}
+
 	private String run(String name, String seed, String policies, String... more) throws IOException {
-		Path workload = dir.resolve("determinism.yaml");
-		Files.writeString(workload, WORKLOAD);
+		return runWorkload(WORKLOAD, name, seed, policies, more);
+	}
+
+	private String runWorkload(String workloadText, String name, String seed, String policies, String... more)
+			throws IOException {
+		Path workload = dir.resolve(name + ".yaml");
+		Files.writeString(workload, workloadText);
 		Path out = dir.resolve(name);
 		ByteArrayOutputStream sink = new ByteArrayOutputStream();
 		PrintStream print = new PrintStream(sink, true, StandardCharsets.UTF_8);

@@ -3,6 +3,7 @@ package io.infergate.routing.flowcontrol;
 import java.util.List;
 
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 
 /** Whether a pool can take one more request now: flow control dispatches while it can, and queues while it cannot. */
@@ -18,10 +19,28 @@ public interface PoolCapacity {
 
 	/**
 	 * The saturation detector: room while any ready endpoint is under its thresholds (its queue depth and KV-cache
-	 * use, as last scraped, and its metrics fresh under the {@code saturated} staleness policy).
+	 * use, as last scraped, and its metrics fresh under the {@code saturated} staleness policy), counting the requests
+	 * dispatched since the scrapes as waiting. Those are the pool's requests in flight now less those its endpoints
+	 * had in flight when they were scraped ({@link EndpointSnapshot#inFlightRequestsAtScrape()}); the pool has room
+	 * while they are fewer than its {@linkplain SaturationDetector#queueRoom queue room}. Without that count, one
+	 * scrape showing room would let the whole queue go before the next could show the pods over their thresholds,
+	 * moving the wait (and its order by priority and tenant) from the gateway into the engines.
 	 */
 	static PoolCapacity saturation(SaturationDetector detector) {
-		return (ready, requests, tokens, nowMillis) -> !detector.isPoolSaturated(ready, nowMillis);
+		return (ready, requests, tokens, nowMillis) -> {
+			long room = detector.queueRoom(ready, nowMillis);
+			if (room == 0) {
+				return false;
+			}
+			long inFlightAtScrapes = 0;
+			for (int i = 0, n = ready.size(); i < n; i++) {
+				EndpointSnapshot snapshot = ready.get(i).snapshot();
+				if (snapshot != null) {
+					inFlightAtScrapes += snapshot.inFlightRequestsAtScrape();
+				}
+			}
+			return requests - inFlightAtScrapes < room;
+		};
 	}
 
 	/**

@@ -34,6 +34,9 @@ import io.infergate.routing.flowcontrol.FlowTicket.State;
  * when the response ends, both divided by the tenant's weight; the waiting tenant with the lowest counter goes
  * next. A tenant that starts waiting is lifted to the lowest counter of the waiting tenants (or, when none waits, to
  * that of the tenant that last stopped waiting), so idle time earns no credit.</li>
+ * <li><b>Bounded fairly:</b> when a band or the pool is full, a tenant with fewer waiting requests per weight than
+ * another in the band takes that other's newest place (which is answered {@code rejected-capacity}), so the tenant
+ * flooding the queue is the one shed.</li>
  * <li><b>Work-conserving:</b> a request is dispatched at once while the pool has room and nothing waits, and waiting
  * requests leave as soon as room appears: on every release, enqueue and sweep.</li>
  * </ul>
@@ -105,10 +108,7 @@ final class PoolQueues {
 				else if (ticket.priority < 0 && !room) {
 					reject(ticket, FlowOutcome.REJECTED_SHEDDABLE, nowMillis, decided);
 				}
-				else if (queuedRequests >= properties.maxQueuedRequests()
-						|| queuedBytes + ticket.bytes > properties.maxQueuedBytes().toBytes()
-						|| band.queuedRequests >= properties.maxQueuedRequestsPerBand()
-						|| band.queuedBytes + ticket.bytes > properties.maxQueuedBytesPerBand().toBytes()) {
+				else if (!makeRoom(band, ticket, nowMillis, decided)) {
 					reject(ticket, FlowOutcome.REJECTED_CAPACITY, nowMillis, decided);
 				}
 				else {
@@ -118,6 +118,45 @@ final class PoolQueues {
 			}
 		}
 		completeAll(decided);
+	}
+
+	/**
+	 * Whether {@code ticket} fits in its band's and the pool's queues, once the band has turned away, newest first,
+	 * the waiting requests of tenants that hold more of the band's queue than {@code ticket}'s tenant would: a tenant
+	 * with fewer waiting requests per weight than another takes that other's newest place, so a full queue sheds the
+	 * tenant flooding it rather than one that sends little.
+	 */
+	private boolean makeRoom(Band band, FlowTicket ticket, long nowMillis, List<FlowTicket> decided) {
+		if (ticket.bytes > Math.min(properties.maxQueuedBytes().toBytes(),
+				properties.maxQueuedBytesPerBand().toBytes())) {
+			return false;
+		}
+		while (full(band, ticket.bytes)) {
+			TenantQueue arriving = ticket.tenant;
+			double arrivingShare = (arriving.tickets.size() + 1) / arriving.weight;
+			TenantQueue fullest = null;
+			for (TenantQueue tenant : band.waiting) {
+				if (tenant != arriving && tenant.tickets.size() / tenant.weight > arrivingShare
+						&& (fullest == null || tenant.tickets.size() / tenant.weight > fullest.tickets.size()
+								/ fullest.weight)) {
+					fullest = tenant;
+				}
+			}
+			if (fullest == null) {
+				return false;
+			}
+			FlowTicket displaced = fullest.tickets.peekLast();
+			remove(displaced);
+			reject(displaced, FlowOutcome.REJECTED_CAPACITY, nowMillis, decided);
+		}
+		return true;
+	}
+
+	private boolean full(Band band, long bytes) {
+		return queuedRequests >= properties.maxQueuedRequests()
+				|| queuedBytes + bytes > properties.maxQueuedBytes().toBytes()
+				|| band.queuedRequests >= properties.maxQueuedRequestsPerBand()
+				|| band.queuedBytes + bytes > properties.maxQueuedBytesPerBand().toBytes();
 	}
 
 	/** Expires waiting requests past their deadline, and dispatches what the pool has room for. */
@@ -360,7 +399,7 @@ final class PoolQueues {
 		final Map<String, TenantQueue> tenants = new HashMap<>();
 
 		/** Tenants with a waiting request, in round-robin order. */
-		private final ArrayDeque<TenantQueue> waiting = new ArrayDeque<>();
+		final ArrayDeque<TenantQueue> waiting = new ArrayDeque<>();
 
 		final Map<FlowOutcome, Counter> outcomeMeters = new EnumMap<>(FlowOutcome.class);
 

@@ -214,6 +214,41 @@ class FlowControllerTest {
 	}
 
 	@Test
+	void aFullBandTurnsAwayTheNewestRequestOfTheTenantHoldingMostOfItSoAQuietTenantIsNotShed() {
+		FlowController controller = controller(BandPolicy.STRICT, Map.of(), Fairness.TOKENS, 2);
+		send(controller, "flood", 0);
+		FlowTicket oldest = send(controller, "flood", 0);
+		FlowTicket newest = send(controller, "flood", 0);
+
+		FlowTicket quiet = send(controller, "quiet", 0);
+
+		assertThat(outcome(newest)).isEqualTo(FlowOutcome.REJECTED_CAPACITY);
+		assertThat(newest.decision().join().retryAfterMillis()).isPositive();
+		assertThat(oldest.decision()).isNotDone();
+		assertThat(quiet.decision()).isNotDone();
+		assertThat(meters.get(FlowControlMeters.REQUESTS).tag("outcome", "rejected-capacity").counter().count())
+			.isEqualTo(1);
+	}
+
+	@Test
+	void aFullBandKeepsEachTenantsPlacesInProportionToItsWeight() {
+		FlowController controller = controller(BandPolicy.STRICT, Map.of(), Fairness.TOKENS, 2);
+		send(controller, "a", 0);
+		FlowTicket waitingA = send(controller, "a", 0);
+		FlowTicket heavy = controller.enqueue(POOL, new Caller("b", "b", 0, 3.0), 100, 60, 1000, null);
+
+		FlowTicket secondA = send(controller, "a", 0);
+		FlowTicket secondHeavy = controller.enqueue(POOL, new Caller("b", "b", 0, 3.0), 100, 60, 1000, null);
+
+		assertThat(outcome(secondA)).as("a would hold 2 per weight against b's 1/3")
+			.isEqualTo(FlowOutcome.REJECTED_CAPACITY);
+		assertThat(outcome(waitingA)).as("b would hold 2/3 per weight against a's 1: a's newest makes room")
+			.isEqualTo(FlowOutcome.REJECTED_CAPACITY);
+		assertThat(heavy.decision()).isNotDone();
+		assertThat(secondHeavy.decision()).isNotDone();
+	}
+
+	@Test
 	void retryAfterIsTheWaitingRequestsOverTheObservedDrainRate() {
 		FlowController controller = controller(BandPolicy.STRICT, Map.of(), Fairness.ROUND_ROBIN, 3);
 		FlowTicket running = send(controller, "a", 0);

@@ -69,6 +69,9 @@ public final class LiveRun {
 		if (new io.infergate.bench.quality.workload.WorkloadRequests(workload).conversational()) {
 			return "--live replays independent requests; multi-turn conversations are not supported";
 		}
+		if (!workload.tenants().isEmpty()) {
+			return "--live sends every request without an API key; a workload with tenants is not supported";
+		}
 		return null;
 	}
 
@@ -105,10 +108,12 @@ public final class LiveRun {
 			writeRequests(out.resolve("requests-" + name + "-live.csv"), liveRun);
 			writeRequests(out.resolve("requests-" + name + "-predicted.csv"), predictedRun);
 		}
+		boolean admission = ResultsJson.showsAdmission(List.of(live, predicted));
 		Files.writeString(out.resolve("results.json"),
-				ResultsJson.write(workload.name(), List.of(new RateResults(rate, live)), false), StandardCharsets.UTF_8);
+				ResultsJson.write(workload.name(), List.of(new RateResults(rate, live)), false, admission),
+				StandardCharsets.UTF_8);
 		Files.writeString(out.resolve("prediction.json"),
-				ResultsJson.write(workload.name(), List.of(new RateResults(rate, predicted)), false),
+				ResultsJson.write(workload.name(), List.of(new RateResults(rate, predicted)), false, admission),
 				StandardCharsets.UTF_8);
 		String table = comparison(live, predicted, meanTtfts) + "\n" + ttftMeans(liveResults);
 		StringBuilder md = new StringBuilder();

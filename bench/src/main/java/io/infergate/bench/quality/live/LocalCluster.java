@@ -165,6 +165,9 @@ final class LocalCluster implements AutoCloseable {
 			command.addAll(List.of(addresses + "publisher=tcp://127.0.0.1:" + kvEventPorts.get(i)[0],
 					addresses + "replay=tcp://127.0.0.1:" + kvEventPorts.get(i)[1]));
 		}
+		if (workload.flowControl() != null) {
+			command.add("--infergate.flow-control.enabled=" + workload.flowControl());
+		}
 		if (redis != null) {
 			command.addAll(List.of("--infergate.scheduling.dispatch-sharing.transport=redis",
 					"--infergate.scheduling.dispatch-sharing.redis-url=" + redis));

@@ -9,20 +9,27 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import io.infergate.bench.quality.workload.BenchRequest;
 import io.infergate.bench.quality.workload.Workload;
 import io.infergate.bench.quality.workload.Workload.Arrival;
+import io.infergate.bench.quality.workload.Workload.Tenant;
 import io.infergate.bench.quality.workload.WorkloadRequests;
 import io.infergate.bench.quality.workload.WorkloadRequests.Conversation;
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.RoutingOutcome;
+import io.infergate.routing.admission.Caller;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.flowcontrol.FlowDecision;
+import io.infergate.routing.flowcontrol.FlowTicket;
+import io.infergate.routing.flowcontrol.PoolFlowReport;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.prefix.EngineBlockIndex;
@@ -46,7 +53,14 @@ import io.infergate.sim.engine.VirtualTimeEngine;
  * at that instant. Steps due to start at an instant are started only when nothing else is queued for it, so requests
  * arriving at the same instant join the step that starts then, as the engine's time rules say.
  * <ul>
- * <li><b>Scheduling</b> happens at the arrival instant: the request is routed, counted in flight on the chosen
+ * <li><b>Flow control</b> comes first, at the arrival instant: the gateway's {@link FlowController} (its
+ * {@code infergate.flow-control.*} defaults unless the workload turns it on or off, the saturation detector reading
+ * the scraped snapshots) dispatches the request at once, holds it, or answers 429. The caller is the request's
+ * tenant (its name, priority and weight) or the anonymous one. While requests wait, the event loop sweeps the
+ * controller on its {@code sweep-interval} ticks, as the gateway's timer does; a request ending releases its capacity
+ * with the prompt and output tokens the engine reports, which may let waiting requests go at that instant. A request
+ * that waited is routed when it is let go, and its TTFT still runs from its arrival.</li>
+ * <li><b>Scheduling</b> happens when flow control lets the request go: it is routed, counted in flight on the chosen
  * endpoint with its estimated tokens as the gateway counts it ({@link Dispatch}), and submitted to that pod's engine.
  * The in-flight count is released when the engine generates the last token.</li>
  * <li><b>Scrapes</b>: every {@value #SCRAPE_INTERVAL_MICROS} µs of virtual time, every endpoint gets a snapshot of
@@ -59,7 +73,8 @@ import io.infergate.sim.engine.VirtualTimeEngine;
  * hands its event batches in-process to that index of every gateway replica at the end of each step, the objects a
  * ZeroMQ subscriber would decode, with no transport delay.</li>
  * <li><b>Failures</b>: a request the router gives no endpoint, or that the chosen engine refuses (too long), counts as
- * failed at its arrival.</li>
+ * failed when it is routed. A request flow control answers 429 counts as rejected; a closed-loop client or a
+ * conversation goes on after its {@code Retry-After}.</li>
  * <li><b>Gateway replicas</b> ({@link Workload#gateways()}): each is its own routing context (prefix index, sessions,
  * round-robin turns), its own endpoints (in-flight counts, snapshots) and its own scrape phase: replica g of N scrapes
  * at g/N of the interval after replica 0 (all of them once at time 0, before traffic). Request i goes to replica
@@ -150,6 +165,9 @@ public final class Replay {
 
 	private long[] prefixIndexBytes = new long[0];
 
+	/** Whether the gateways' flow control is on: the workload's setting, or the gateway's default. */
+	private boolean flowControlOn;
+
 	/** The request being routed, for the oracle scorer. */
 	private int[] routedPromptTokens;
 
@@ -204,6 +222,7 @@ public final class Replay {
 			for (int g = 0; g < workload.gateways(); g++) {
 				gateways.add(new Gateway(g, uris));
 			}
+			flowControlOn = gateways.get(0).flowControl.properties().enabled();
 			for (Gateway gateway : gateways) {
 				scheduleScrape(0, gateway);
 			}
@@ -232,10 +251,11 @@ public final class Replay {
 				throw new IllegalStateException("replay stalled: " + ended + " of " + total
 						+ " requests ended and nothing left to happen");
 			}
+			// the clock first: requests ending now release flow-control capacity, and what that lets go leaves now
+			clock.setMicros(now);
 			for (Pod pod : pods) {
 				pod.engine.advanceTo(Math.max(now, pod.engine.nowMicros()));
 			}
-			clock.setMicros(now);
 			if (!events.isEmpty() && events.peek().timeMicros() == now) {
 				events.poll().action().run();
 				continue;
@@ -343,7 +363,7 @@ public final class Replay {
 		}
 		long at = afterMicros + exponentialGapMicros(ratePerSecond);
 		schedule(at, () -> {
-			send(requests.request(issued), FollowUp.NONE);
+			send(requests.request(issued), requests.tenant(issued), FollowUp.NONE);
 			scheduleNextArrival(at);
 		});
 	}
@@ -351,7 +371,7 @@ public final class Replay {
 	/** A closed-loop client's next independent request, at {@code atMicros}. */
 	private void sendNextOnClient(long atMicros) {
 		if (reserve()) {
-			schedule(atMicros, () -> send(requests.request(issued), this::sendNextOnClient));
+			schedule(atMicros, () -> send(requests.request(issued), requests.tenant(issued), this::sendNextOnClient));
 		}
 	}
 
@@ -371,8 +391,10 @@ public final class Replay {
 		if (nextConversation >= multiTurnShape().conversations() || !reserve()) {
 			return false;
 		}
-		Conversation conversation = requests.conversation(nextConversation++);
-		schedule(atMicros, () -> sendTurn(conversation, 0));
+		int id = nextConversation++;
+		Conversation conversation = requests.conversation(id);
+		Tenant tenant = requests.tenant(id);
+		schedule(atMicros, () -> sendTurn(conversation, tenant, 0));
 		return true;
 	}
 
@@ -381,11 +403,12 @@ public final class Replay {
 		return (Workload.MultiTurn) ((shape instanceof Workload.LoraMix mix) ? mix.base() : shape);
 	}
 
-	private void sendTurn(Conversation conversation, int turn) {
-		send(conversation.turn(turn), (endMicros) -> {
+	private void sendTurn(Conversation conversation, Tenant tenant, int turn) {
+		send(conversation.turn(turn), tenant, (endMicros) -> {
 			if (turn + 1 < conversation.turns()) {
 				if (reserve()) {
-					schedule(endMicros + conversation.thinkMicrosAfter(turn), () -> sendTurn(conversation, turn + 1));
+					schedule(endMicros + conversation.thinkMicrosAfter(turn),
+							() -> sendTurn(conversation, tenant, turn + 1));
 				}
 			}
 			else if (workload.arrival().type() == Arrival.Type.CLOSED_LOOP) {
@@ -394,7 +417,10 @@ public final class Replay {
 		});
 	}
 
-	/** What to do when a request ends (completed or failed), at that instant. */
+	/**
+	 * What to do when a request ends, at the instant its client goes on: when it completes or fails, or its
+	 * {@code Retry-After} after flow control turned it away.
+	 */
 	@FunctionalInterface
 	private interface FollowUp {
 
@@ -404,8 +430,11 @@ public final class Replay {
 		void requestEnded(long endMicros);
 	}
 
-	/** Routes and submits one request at the current instant. */
-	private void send(BenchRequest benchRequest, FollowUp followUp) {
+	/**
+	 * One request arrives at its gateway at the current instant and enters flow control, which dispatches it at once,
+	 * holds it while the pool is saturated, or turns it away.
+	 */
+	private void send(BenchRequest benchRequest, Tenant tenant, FollowUp followUp) {
 		long now = clock.nowMicros();
 		long index = issued++;
 		if (index == workload.warmup()) {
@@ -416,26 +445,76 @@ public final class Replay {
 			measured.add(record);
 		}
 		String promptText = benchRequest.gatewayPromptText();
-		int[] promptTokens = benchRequest.engineTokens();
 		String adapter = benchRequest.adapter();
+		Caller caller = (tenant != null) ? new Caller(tenant.name(), tenant.name(), tenant.priority(), tenant.weight())
+				: Caller.anonymous();
+		record.tenant = (tenant != null) ? tenant.name() : null;
 		InferenceRequest request = new InferenceRequest((adapter != null) ? adapter : MODEL, POOL, MODEL, adapter,
 				promptText, InferenceRequest.estimateTokens(promptText.length()), benchRequest.outputTokens(), true,
-				benchRequest.sessionKey(), 0);
+				benchRequest.sessionKey(), caller.priority());
+		Gateway gateway = gateways.get((int) (index % gateways.size()));
+		Arrived arrived = new Arrived(record, benchRequest, request, gateway, followUp);
+		// the prompt's characters stand for the body's bytes: only the queue's byte bounds read them
+		FlowTicket ticket = gateway.flowControl.enqueue(POOL, caller, request.estimatedTotalTokens(),
+				request.estimatedPromptTokens(), promptText.length(), null);
+		CompletableFuture<FlowDecision> decision = ticket.decision();
+		if (decision.isDone()) {
+			decided(arrived, ticket, decision.join());
+			return;
+		}
+		gateway.scheduleSweep();
+		// completed by a later sweep, or by a request ending inside an engine's step: act on it as an event of its own
+		decision.thenAccept((decided) -> schedule(clock.nowMicros(), () -> decided(arrived, ticket, decided)));
+	}
+
+	/** A request that has arrived, waiting for flow control's decision. */
+	private record Arrived(RequestRecord record, BenchRequest benchRequest, InferenceRequest request,
+			Gateway gateway, FollowUp followUp) {
+	}
+
+	private void decided(Arrived arrived, FlowTicket ticket, FlowDecision decision) {
+		if (decision.dispatched()) {
+			route(arrived, ticket);
+			return;
+		}
+		long now = clock.nowMicros();
+		RequestRecord record = arrived.record();
+		if (decision.outcome().status() == 429) {
+			record.rejected = true;
+		}
+		else {
+			record.failed = true;
+			failed++;
+		}
+		ended++;
+		progress.requestEnded();
+		arrived.followUp().requestEnded(now + decision.retryAfterMillis() * 1000);
+	}
+
+	/** Routes and submits one request that flow control dispatched, at the current instant. */
+	private void route(Arrived arrived, FlowTicket ticket) {
+		long now = clock.nowMicros();
+		RequestRecord record = arrived.record();
+		record.dispatchMicros = now;
+		BenchRequest benchRequest = arrived.benchRequest();
+		InferenceRequest request = arrived.request();
+		int[] promptTokens = benchRequest.engineTokens();
+		String adapter = benchRequest.adapter();
 		routedPromptTokens = promptTokens;
 		routedAdapter = adapter;
-		Gateway gateway = gateways.get((int) (index % gateways.size()));
 		long startNanos = System.nanoTime();
-		RoutingOutcome outcome = gateway.router.route(request, List.of());
+		RoutingOutcome outcome = arrived.gateway().router.route(request, List.of());
 		record.schedulerNanos = System.nanoTime() - startNanos;
 		routedPromptTokens = null;
 		Pod pod = outcome.hasEndpoint() ? podsByEndpoint.get(outcome.chosen()) : null;
 		if (pod == null
 				|| pod.engine.rejectionReason(promptTokens.length, benchRequest.outputTokens(), adapter) != null) {
+			ticket.release(-1);
 			record.failed = true;
 			failed++;
 			ended++;
 			progress.requestEnded();
-			followUp.requestEnded(now);
+			arrived.followUp().requestEnded(now);
 			return;
 		}
 		record.pod = pod.index;
@@ -443,10 +522,10 @@ public final class Replay {
 		dispatch.dispatchTo(outcome.chosen());
 		// A pod can be 1 µs ahead only after zero-time steps started at this instant.
 		pod.engine.submit(Math.max(now, pod.engine.nowMicros()), new EngineRequest(promptTokens, adapter,
-				benchRequest.outputTokens(), new Sent(record, dispatch, followUp)));
+				benchRequest.outputTokens(), new Sent(record, dispatch, ticket, arrived.followUp())));
 	}
 
-	private record Sent(RequestRecord record, Dispatch dispatch, FollowUp followUp) {
+	private record Sent(RequestRecord record, Dispatch dispatch, FlowTicket ticket, FollowUp followUp) {
 	}
 
 	/** Σ over pods of prefix-cache query tokens, hit tokens and preemptions. */
@@ -474,7 +553,8 @@ public final class Replay {
 		return new RunResult(policy.name(),
 				workload.arrival().type() == Arrival.Type.CLOSED_LOOP ? Double.NaN : ratePerSecond,
 				List.copyOf(measured), issued, completed, failed, end[0] - windowStartCounters[0],
-				end[1] - windowStartCounters[1], end[2] - windowStartCounters[2], perPod, endMicros, prefixIndexBytes);
+				end[1] - windowStartCounters[1], end[2] - windowStartCounters[2], perPod, endMicros, prefixIndexBytes,
+				flowControlOn);
 	}
 
 	private record Event(long timeMicros, long sequence, Runnable action) {
@@ -494,6 +574,12 @@ public final class Replay {
 
 		final List<Endpoint> endpoints;
 
+		final FlowController flowControl;
+
+		private final long sweepIntervalMicros;
+
+		private boolean sweepQueued;
+
 		private final List<Consumer<byte[]>> receivers = new ArrayList<>(1);
 
 		Gateway(int index, List<URI> uris) {
@@ -504,8 +590,11 @@ public final class Replay {
 			EndpointRegistry registry = new EndpointRegistry(Map.of(POOL, pool));
 			SplittableRandom pickerRandom = new SplittableRandom(
 					workload.seed() * 31 + PICKER + REPLICA_SEED_STRIDE * index);
-			this.context = RoutingContext.start(clock, registry, new EngineCacheOracle(), pickerRandom);
+			this.context = RoutingContext.start(clock, registry, new EngineCacheOracle(), pickerRandom,
+					workload.flowControl());
 			this.router = context.router();
+			this.flowControl = context.flowController();
+			this.sweepIntervalMicros = flowControl.properties().sweepInterval().toNanos() / 1000;
 			registry.sync(POOL, uris);
 			this.endpoints = registry.pool(POOL).endpoints();
 			for (int i = 0; i < endpoints.size(); i++) {
@@ -518,6 +607,25 @@ public final class Replay {
 			if (policy.dispatchSharing()) {
 				new DispatchSharing(context.prefixIndex(), this, registry).start();
 			}
+		}
+
+		/**
+		 * Queues this replica's next flow-control sweep, at the next tick of its {@code sweep-interval} timer (ticks
+		 * at whole multiples of the interval), unless one is queued. A sweep queues the next while requests wait.
+		 */
+		void scheduleSweep() {
+			if (sweepQueued) {
+				return;
+			}
+			sweepQueued = true;
+			schedule((clock.nowMicros() / sweepIntervalMicros + 1) * sweepIntervalMicros, () -> {
+				sweepQueued = false;
+				flowControl.sweep();
+				PoolFlowReport queues = flowControl.report(POOL);
+				if (queues != null && queues.queuedRequests() > 0) {
+					scheduleSweep();
+				}
+			});
 		}
 
 		/** Delivers to every other replica, {@link #sharingDelayMicros} from now. */
@@ -566,7 +674,12 @@ public final class Replay {
 			Sent sent = (Sent) request.attachment();
 			sent.record.finishMicros = timeMicros;
 			sent.record.outputTokens = request.numOutputTokens();
+			sent.record.promptTokens = request.numPromptTokens();
+			sent.record.cachedPromptTokens = request.cachedPromptTokens();
+			sent.record.preemptions = request.numPreemptions();
 			sent.dispatch.finish();
+			// the tokens the response reports, as the gateway charges them to the tenant
+			sent.ticket.release(request.numPromptTokens() + request.numOutputTokens());
 			completed++;
 			ended++;
 			progress.requestEnded();

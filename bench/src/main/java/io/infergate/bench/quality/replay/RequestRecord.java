@@ -11,8 +11,14 @@ public final class RequestRecord {
 
 	final long arrivalMicros;
 
+	/** The tenant that sent it, or null when the workload names no tenants. */
+	String tenant;
+
 	/** The pod it was sent to, or -1 when it failed before reaching one. */
 	int pod = -1;
+
+	/** When flow control let it go to routing: its arrival, unless it waited at the gateway. */
+	long dispatchMicros = -1;
 
 	long firstTokenMicros = -1;
 
@@ -20,9 +26,20 @@ public final class RequestRecord {
 
 	int outputTokens;
 
+	/** Prompt tokens the engine computed, and of those the ones it found in its prefix cache; set on completion. */
+	int promptTokens;
+
+	int cachedPromptTokens;
+
+	/** Times the engine preempted it for lack of KV blocks; set on completion. */
+	int preemptions;
+
 	long schedulerNanos;
 
 	boolean failed;
+
+	/** Answered 429 by flow control: shed, its queue full, or its wait expired. */
+	boolean rejected;
 
 	RequestRecord(long index, long arrivalMicros) {
 		this.index = index;
@@ -59,6 +76,10 @@ public final class RequestRecord {
 		return pod;
 	}
 
+	public long dispatchMicros() {
+		return dispatchMicros;
+	}
+
 	public long firstTokenMicros() {
 		return firstTokenMicros;
 	}
@@ -78,6 +99,26 @@ public final class RequestRecord {
 
 	public boolean failed() {
 		return failed;
+	}
+
+	public boolean rejected() {
+		return rejected;
+	}
+
+	public String tenant() {
+		return tenant;
+	}
+
+	public int promptTokens() {
+		return promptTokens;
+	}
+
+	public int cachedPromptTokens() {
+		return cachedPromptTokens;
+	}
+
+	public int preemptions() {
+		return preemptions;
 	}
 
 	public boolean completed() {

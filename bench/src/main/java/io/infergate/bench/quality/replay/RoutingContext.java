@@ -3,6 +3,7 @@ package io.infergate.bench.quality.replay;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +11,7 @@ import java.util.random.RandomGenerator;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.PrefixIndex;
@@ -47,15 +49,22 @@ final class RoutingContext implements AutoCloseable {
 		this.router = router;
 	}
 
+	/**
+	 * @param flowControl {@code infergate.flow-control.enabled} for this context, or null for the gateway's default
+	 */
 	static RoutingContext start(VirtualClock clock, EndpointRegistry registry, PrefixCacheOracle oracle,
-			RandomGenerator random) {
+			RandomGenerator random, Boolean flowControl) {
 		List<PropertySource<?>> benchProfiles = benchProfiles();
+		List<String> properties = new ArrayList<>(List.of("logging.level.root=warn", "spring.jmx.enabled=false"));
+		if (flowControl != null) {
+			properties.add("infergate.flow-control.enabled=" + flowControl);
+		}
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchRoutingConfiguration.class)
 			.web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
 			.registerShutdownHook(false)
-			.properties("logging.level.root=warn", "spring.jmx.enabled=false")
+			.properties(properties.toArray(String[]::new))
 			.initializers((applicationContext) -> {
 				GenericApplicationContext generic = (GenericApplicationContext) applicationContext;
 				generic.registerBean(Clock.class, () -> clock);
@@ -72,7 +81,7 @@ final class RoutingContext implements AutoCloseable {
 	/** The names of every profile a replay can run: the shipped ones and the bench's own. */
 	static Set<String> profileNames() {
 		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(Map.of()),
-				new NoOracle(), RandomGenerator.of("L64X128MixRandom"))) {
+				new NoOracle(), RandomGenerator.of("L64X128MixRandom"), null)) {
 			return Set.copyOf(probe.context.getBean(SchedulingProfiles.class).names());
 		}
 	}
@@ -80,13 +89,18 @@ final class RoutingContext implements AutoCloseable {
 	/** Whether the profile named {@code profile} reads the engines' KV-cache events. */
 	static boolean readsEngineBlocks(String profile) {
 		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(Map.of()),
-				new NoOracle(), RandomGenerator.of("L64X128MixRandom"))) {
+				new NoOracle(), RandomGenerator.of("L64X128MixRandom"), null)) {
 			return probe.engineBlockIndexReadBy(profile) != null;
 		}
 	}
 
 	InferenceRouter router() {
 		return router;
+	}
+
+	/** The gateway's flow control, {@code infergate.flow-control.*}; with it off, every request passes at once. */
+	FlowController flowController() {
+		return context.getBean(FlowController.class);
 	}
 
 	/** The prefix index every prefix-reading plugin of this context shares. */

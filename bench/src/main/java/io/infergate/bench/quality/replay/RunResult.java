@@ -19,8 +19,17 @@ import java.util.List;
  * @param endMicros virtual time at which the last request ended
  * @param prefixIndexBytes each gateway replica's prefix index at the end of the run, its own estimate of its memory
  * ({@link io.infergate.routing.prefix.PrefixIndexStats#approximateMemoryBytes()}); empty when not known
+ * @param flowControl whether the gateways' flow control was on
  */
 public record RunResult(String policy, double ratePerSecond, List<RequestRecord> measured, long issued,
 		long completed, long failed, long prefixQueryTokens, long prefixHitTokens, long preemptions,
-		long[] measuredRequestsPerPod, long endMicros, long[] prefixIndexBytes) {
+		long[] measuredRequestsPerPod, long endMicros, long[] prefixIndexBytes, boolean flowControl) {
+
+	/** A run whose flow control is not known (a live run reads no gateway setting): reported as off. */
+	public RunResult(String policy, double ratePerSecond, List<RequestRecord> measured, long issued, long completed,
+			long failed, long prefixQueryTokens, long prefixHitTokens, long preemptions, long[] measuredRequestsPerPod,
+			long endMicros, long[] prefixIndexBytes) {
+		this(policy, ratePerSecond, measured, issued, completed, failed, prefixQueryTokens, prefixHitTokens,
+				preemptions, measuredRequestsPerPod, endMicros, prefixIndexBytes, false);
+	}
 }

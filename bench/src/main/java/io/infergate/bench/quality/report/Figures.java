@@ -1,6 +1,10 @@
 package io.infergate.bench.quality.report;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import io.infergate.bench.quality.replay.RequestRecord;
 import io.infergate.bench.quality.replay.RunResult;
@@ -21,29 +25,84 @@ import io.infergate.bench.quality.replay.RunResult;
  * received; 0 is perfectly even
  * @param preemptions requests the engines preempted for lack of KV blocks in the measured window
  * @param failed measured requests that got no pod or that the pod refused
- * @param schedulerMicrosP50 wall-clock time of the routing decision (filters, scorers, picker), median; the one
- * figure that is not repeatable
+ * @param rejected measured requests that flow control answered 429 (shed, queue full, or wait expired); they are not
+ * completed, so {@code requestsPerSec} is goodput
+ * @param schedulerMicrosP50 wall-clock time of the routing decision (filters, scorers, picker), median over the
+ * measured requests that were routed; the one figure that is not repeatable
+ * @param flowControl whether the gateways' flow control was on
+ * @param byTenant each tenant's figures, in the workload's order; empty when it names no tenants. A tenant's
+ * throughput is over the whole run's measured window, so tenants' throughputs add up to the run's; its prefix hit
+ * rate and preemptions are those of its own completed requests (each request's cached prompt tokens over its
+ * prompt tokens), and its load CV is over its own requests per pod
  */
 public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, double tpotP50Ms, double e2eP50Ms,
 		double e2eP99Ms, double outputTokensPerSec, double requestsPerSec, double prefixHitRate, double loadSkewCv,
-		long preemptions, long failed, double schedulerMicrosP50) {
+		long preemptions, long failed, long rejected, double schedulerMicrosP50, boolean flowControl,
+		Map<String, Figures> byTenant) {
 
 	public static Figures of(RunResult run) {
-		int n = run.measured().size();
+		return of(run, List.of());
+	}
+
+	/** The run's figures, and those of each tenant named in {@code tenants}. */
+	public static Figures of(RunResult run, List<String> tenants) {
+		long windowStart = Long.MAX_VALUE;
+		long windowEnd = Long.MIN_VALUE;
+		for (RequestRecord record : run.measured()) {
+			windowStart = Math.min(windowStart, record.arrivalMicros());
+			if (!record.failed() && record.completed()) {
+				windowEnd = Math.max(windowEnd, record.finishMicros());
+			}
+		}
+		double windowSeconds = (windowEnd > windowStart) ? (windowEnd - windowStart) / 1e6 : Double.NaN;
+		double prefixHitRate = (run.prefixQueryTokens() > 0)
+				? (double) run.prefixHitTokens() / run.prefixQueryTokens() : 0;
+		Map<String, Figures> byTenant = new LinkedHashMap<>();
+		for (String tenant : tenants) {
+			List<RequestRecord> sent = run.measured()
+				.stream()
+				.filter((record) -> tenant.equals(record.tenant()))
+				.toList();
+			long[] perPod = new long[run.measuredRequestsPerPod().length];
+			long promptTokens = 0;
+			long cachedTokens = 0;
+			long preemptions = 0;
+			for (RequestRecord record : sent) {
+				if (record.pod() >= 0) {
+					perPod[record.pod()]++;
+				}
+				promptTokens += record.promptTokens();
+				cachedTokens += record.cachedPromptTokens();
+				preemptions += record.preemptions();
+			}
+			byTenant.put(tenant, of(sent, windowSeconds,
+					(promptTokens > 0) ? (double) cachedTokens / promptTokens : 0, perPod, preemptions,
+					run.flowControl(), Map.of()));
+		}
+		return of(run.measured(), windowSeconds, prefixHitRate, run.measuredRequestsPerPod(), run.preemptions(),
+				run.flowControl(), Collections.unmodifiableMap(byTenant));
+	}
+
+	private static Figures of(List<RequestRecord> records, double windowSeconds, double prefixHitRate,
+			long[] requestsPerPod, long preemptions, boolean flowControl, Map<String, Figures> byTenant) {
+		int n = records.size();
 		double[] ttft = new double[n];
 		double[] e2e = new double[n];
 		double[] tpot = new double[n];
 		double[] scheduler = new double[n];
 		int completed = 0;
+		int routed = 0;
 		int tpotCount = 0;
 		long outputTokens = 0;
 		long failed = 0;
-		long windowStart = Long.MAX_VALUE;
-		long windowEnd = Long.MIN_VALUE;
+		long rejected = 0;
 		for (int i = 0; i < n; i++) {
-			RequestRecord record = run.measured().get(i);
-			scheduler[i] = record.schedulerNanos() / 1000.0;
-			windowStart = Math.min(windowStart, record.arrivalMicros());
+			RequestRecord record = records.get(i);
+			if (record.rejected()) {
+				rejected++;
+				continue;
+			}
+			scheduler[routed++] = record.schedulerNanos() / 1000.0;
 			if (record.failed()) {
 				failed++;
 				continue;
@@ -51,7 +110,6 @@ public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, doub
 			if (!record.completed()) {
 				continue;
 			}
-			windowEnd = Math.max(windowEnd, record.finishMicros());
 			ttft[completed] = (record.firstTokenMicros() - record.arrivalMicros()) / 1000.0;
 			e2e[completed] = (record.finishMicros() - record.arrivalMicros()) / 1000.0;
 			completed++;
@@ -61,14 +119,11 @@ public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, doub
 						/ (record.outputTokens() - 1);
 			}
 		}
-		double windowSeconds = (windowEnd > windowStart) ? (windowEnd - windowStart) / 1e6 : Double.NaN;
-		double prefixHitRate = (run.prefixQueryTokens() > 0)
-				? (double) run.prefixHitTokens() / run.prefixQueryTokens() : 0;
 		return new Figures(percentile(ttft, completed, 0.50), percentile(ttft, completed, 0.90),
 				percentile(ttft, completed, 0.99), percentile(tpot, tpotCount, 0.50), percentile(e2e, completed, 0.50),
 				percentile(e2e, completed, 0.99), outputTokens / windowSeconds, completed / windowSeconds,
-				prefixHitRate, coefficientOfVariation(run.measuredRequestsPerPod()), run.preemptions(), failed,
-				percentile(scheduler, n, 0.50));
+				prefixHitRate, coefficientOfVariation(requestsPerPod), preemptions, failed, rejected,
+				percentile(scheduler, routed, 0.50), flowControl, byTenant);
 	}
 
 	/** Nearest rank over the first {@code count} values (sorted in place); NaN when there are none. */

@@ -24,8 +24,9 @@ public final class ReportWriter {
 	public static void write(Path outDir, Workload workload, String command, List<RateResults> rates,
 			List<Map<String, double[]>> ttftByRate) throws IOException {
 		boolean ladder = !workload.arrival().ladder().isEmpty();
-		Files.writeString(outDir.resolve("results.json"), ResultsJson.write(workload.name(), rates, ladder),
-				StandardCharsets.UTF_8);
+		boolean admission = ResultsJson.showsAdmission(rates.stream().map(RateResults::policies).toList());
+		Files.writeString(outDir.resolve("results.json"),
+				ResultsJson.write(workload.name(), rates, ladder, admission), StandardCharsets.UTF_8);
 		StringBuilder md = new StringBuilder();
 		md.append("# Routing quality: ").append(workload.name()).append("\n\n");
 		md.append(describe(workload)).append("\n\n");
@@ -36,7 +37,8 @@ public final class ReportWriter {
 			String heading = Double.isNaN(rate.ratePerSecond()) ? "Results"
 					: "Results at " + ResultsJson.rateKey(rate.ratePerSecond()) + " requests/s";
 			md.append("## ").append(heading).append("\n\n");
-			table(md, rate.policies());
+			table(md, rate.policies(), admission);
+			tenantsTable(md, rate.policies());
 			String chart = "ttft-cdf" + suffix + ".png";
 			Charts.ttftCdf(outDir.resolve(chart).toFile(), workload.name() + ": TTFT CDF"
 					+ (ladder ? " at " + ResultsJson.rateKey(rate.ratePerSecond()) + " req/s" : ""), ttftByRate.get(r));
@@ -64,8 +66,9 @@ public final class ReportWriter {
 	public static void writeByGateways(Path outDir, Workload workload, String command,
 			Map<Integer, Map<String, Figures>> byGateways, Map<Integer, Map<String, double[]>> ttftByGateways)
 			throws IOException {
-		Files.writeString(outDir.resolve("results.json"), ResultsJson.writeByGateways(workload.name(), byGateways),
-				StandardCharsets.UTF_8);
+		boolean admission = ResultsJson.showsAdmission(byGateways.values());
+		Files.writeString(outDir.resolve("results.json"),
+				ResultsJson.writeByGateways(workload.name(), byGateways, admission), StandardCharsets.UTF_8);
 		StringBuilder md = new StringBuilder();
 		md.append("# Routing quality: ").append(workload.name()).append(" behind ")
 			.append(byGateways.keySet()).append(" gateway replicas\n\n");
@@ -85,7 +88,8 @@ public final class ReportWriter {
 		for (Map.Entry<Integer, Map<String, Figures>> entry : byGateways.entrySet()) {
 			int n = entry.getKey();
 			md.append("## ").append(n).append(n == 1 ? " gateway replica" : " gateway replicas").append("\n\n");
-			table(md, entry.getValue());
+			table(md, entry.getValue(), admission);
+			tenantsTable(md, entry.getValue());
 			String chart = "ttft-cdf-gateways-" + n + ".png";
 			Charts.ttftCdf(outDir.resolve(chart).toFile(), workload.name() + ": TTFT CDF, " + n + " gateway replicas",
 					ttftByGateways.get(n));
@@ -113,9 +117,16 @@ public final class ReportWriter {
 
 	/** The Markdown table of one rate's figures, one row per policy. */
 	public static void table(StringBuilder md, Map<String, Figures> policies) {
+		table(md, policies, false);
+	}
+
+	/** The same, with a column of requests flow control rejected when {@code admission}. */
+	public static void table(StringBuilder md, Map<String, Figures> policies, boolean admission) {
 		md.append("| policy | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p50 ms | E2E p50 ms | E2E p99 ms "
-				+ "| output tok/s | req/s | prefix hit | load CV | preempt | failed | sched µs p50 |\n");
-		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+				+ "| output tok/s | req/s | prefix hit | load CV | preempt | failed |" + (admission ? " rejected |" : "")
+				+ " sched µs p50 |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").append(admission ? "---:|" : "")
+			.append("---:|\n");
 		for (Map.Entry<String, Figures> entry : policies.entrySet()) {
 			Figures f = entry.getValue();
 			md.append("| ").append(entry.getKey())
@@ -130,9 +141,38 @@ public final class ReportWriter {
 				.append(" | ").append(fixed(f.prefixHitRate(), 3))
 				.append(" | ").append(fixed(f.loadSkewCv(), 3))
 				.append(" | ").append(f.preemptions())
-				.append(" | ").append(f.failed())
-				.append(" | ").append(fixed(f.schedulerMicrosP50(), 1))
-				.append(" |\n");
+				.append(" | ").append(f.failed());
+			if (admission) {
+				md.append(" | ").append(f.rejected());
+			}
+			md.append(" | ").append(fixed(f.schedulerMicrosP50(), 1)).append(" |\n");
+		}
+	}
+
+	/** Each policy's figures by tenant, when the workload names tenants. */
+	public static void tenantsTable(StringBuilder md, Map<String, Figures> policies) {
+		if (policies.values().stream().allMatch((figures) -> figures.byTenant().isEmpty())) {
+			return;
+		}
+		md.append("\nBy tenant:\n\n");
+		md.append("| policy | tenant | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | E2E p50 ms | output tok/s | req/s "
+				+ "| failed | rejected |\n");
+		md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		for (Map.Entry<String, Figures> entry : policies.entrySet()) {
+			for (Map.Entry<String, Figures> tenant : entry.getValue().byTenant().entrySet()) {
+				Figures f = tenant.getValue();
+				md.append("| ").append(entry.getKey())
+					.append(" | ").append(tenant.getKey())
+					.append(" | ").append(fixed(f.ttftP50Ms(), 1))
+					.append(" | ").append(fixed(f.ttftP90Ms(), 1))
+					.append(" | ").append(fixed(f.ttftP99Ms(), 1))
+					.append(" | ").append(fixed(f.e2eP50Ms(), 0))
+					.append(" | ").append(fixed(f.outputTokensPerSec(), 0))
+					.append(" | ").append(fixed(f.requestsPerSec(), 1))
+					.append(" | ").append(f.failed())
+					.append(" | ").append(f.rejected())
+					.append(" |\n");
+			}
 		}
 	}
 
@@ -160,7 +200,24 @@ public final class ReportWriter {
 				cluster.overrides().isEmpty() ? "" : ", overrides " + cluster.overrides().size(), arrivals,
 				workload.requests(), workload.warmup(), workload.shape(), workload.seed(),
 				workload.gateways() == 1 ? ""
-						: ", " + workload.gateways() + " gateway replicas behind a round-robin load balancer");
+						: ", " + workload.gateways() + " gateway replicas behind a round-robin load balancer")
+				+ admission(workload);
+	}
+
+	/** The workload's tenants and flow-control setting, when it names them. */
+	private static String admission(Workload workload) {
+		StringBuilder text = new StringBuilder();
+		if (!workload.tenants().isEmpty()) {
+			text.append(" Tenants (share, priority, weight):");
+			for (Workload.Tenant tenant : workload.tenants()) {
+				text.append(String.format(Locale.ROOT, " %s (%s, %d, %s)", tenant.name(), tenant.share(),
+						tenant.priority(), tenant.weight()));
+			}
+			text.append('.');
+		}
+		text.append(" Flow control ").append((workload.flowControl() == null) ? "as the gateway's default"
+				: workload.flowControl() ? "on" : "off").append('.');
+		return text.toString();
 	}
 
 	private static final String DEFINITIONS = """
@@ -179,7 +236,10 @@ public final class ReportWriter {
 			- Load CV: coefficient of variation (population standard deviation / mean) of the measured requests each pod \
 			received; 0 is perfectly even.
 			- Preempt: requests the engines preempted for lack of KV blocks in the measured window. Failed: measured \
-			requests that got no pod or that the pod refused.
+			requests that got no pod or that the pod refused. Rejected (when shown): measured requests that the \
+			gateway's flow control answered 429; req/s counts completed requests only, so it is goodput.
+			- By tenant (when the workload names tenants): each tenant's measured requests; its throughput is over the \
+			run's measured window, so the tenants' add up to the run's.
 			- Sched µs p50: median wall-clock time of one routing decision on the machine that ran the bench; it is the \
 			only figure that changes between runs of the same seed.
 			""";

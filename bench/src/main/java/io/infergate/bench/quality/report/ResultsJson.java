@@ -1,5 +1,6 @@
 package io.infergate.bench.quality.report;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -9,6 +10,9 @@ import java.util.Map;
  * {@code {"workload": NAME, "ladder": {RATE: {"workload": NAME, "policies": {...}}}}}; for several numbers of gateway
  * replicas {@code {"workload": NAME, "gateways": {N: {"workload": NAME, "policies": {...}}}}}. Keys keep their order
  * and numbers a fixed number of decimals, so the same figures always give the same bytes; NaN is written as null.
+ * <p>
+ * The admission figures, {@code rejected} and (with tenants) {@code byTenant: {TENANT: FIGURES}}, are written when
+ * asked for ({@link #showsAdmission}): a run with flow control off and no tenants keeps the bytes it always had.
  */
 public final class ResultsJson {
 
@@ -19,27 +23,36 @@ public final class ResultsJson {
 	public record RateResults(double ratePerSecond, Map<String, Figures> policies) {
 	}
 
-	public static String write(String workload, List<RateResults> rates, boolean ladder) {
+	public static String write(String workload, List<RateResults> rates, boolean ladder, boolean admission) {
 		if (!ladder) {
-			return write(workload, null, List.of(), List.of(rates.get(0).policies()));
+			return write(workload, null, List.of(), List.of(rates.get(0).policies()), admission);
 		}
 		return write(workload, "ladder", rates.stream().map((rate) -> rateKey(rate.ratePerSecond())).toList(),
-				rates.stream().map(RateResults::policies).toList());
+				rates.stream().map(RateResults::policies).toList(), admission);
 	}
 
 	/** One run per number of gateway replicas, keyed by the number. */
-	public static String writeByGateways(String workload, Map<Integer, Map<String, Figures>> byGateways) {
+	public static String writeByGateways(String workload, Map<Integer, Map<String, Figures>> byGateways,
+			boolean admission) {
 		return write(workload, "gateways", byGateways.keySet().stream().map(String::valueOf).toList(),
-				List.copyOf(byGateways.values()));
+				List.copyOf(byGateways.values()), admission);
+	}
+
+	/** Whether results show the admission figures: when any run had flow control on, tenants or a rejection. */
+	public static boolean showsAdmission(Collection<Map<String, Figures>> runs) {
+		return runs.stream()
+			.flatMap((run) -> run.values().stream())
+			.anyMatch((figures) -> figures.flowControl() || !figures.byTenant().isEmpty() || figures.rejected() > 0);
 	}
 
 	/** The policies of one run, or those of several runs under {@code group}, keyed by {@code keys}. */
-	private static String write(String workload, String group, List<String> keys, List<Map<String, Figures>> runs) {
+	private static String write(String workload, String group, List<String> keys, List<Map<String, Figures>> runs,
+			boolean admission) {
 		StringBuilder json = new StringBuilder();
 		json.append("{\n  \"workload\": ").append(string(workload)).append(",\n");
 		if (group == null) {
 			json.append("  \"policies\": ");
-			policies(json, runs.get(0), "  ");
+			policies(json, runs.get(0), "  ", admission);
 		}
 		else {
 			json.append("  ").append(string(group)).append(": {\n");
@@ -47,7 +60,7 @@ public final class ResultsJson {
 				json.append("    ").append(string(keys.get(r))).append(": {\n");
 				json.append("      \"workload\": ").append(string(workload)).append(",\n");
 				json.append("      \"policies\": ");
-				policies(json, runs.get(r), "      ");
+				policies(json, runs.get(r), "      ", admission);
 				json.append("\n    }").append(r + 1 < runs.size() ? ",\n" : "\n");
 			}
 			json.append("  }");
@@ -63,27 +76,48 @@ public final class ResultsJson {
 		return Double.toString(rate);
 	}
 
-	private static void policies(StringBuilder json, Map<String, Figures> policies, String indent) {
+	private static void policies(StringBuilder json, Map<String, Figures> policies, String indent,
+			boolean admission) {
 		json.append("{\n");
 		int i = 0;
 		for (Map.Entry<String, Figures> entry : policies.entrySet()) {
-			Figures f = entry.getValue();
-			String in = indent + "    ";
-			json.append(indent).append("  ").append(string(entry.getKey())).append(": {\n");
-			field(json, in, "ttftP50Ms", number(f.ttftP50Ms(), 3), false);
-			field(json, in, "ttftP90Ms", number(f.ttftP90Ms(), 3), false);
-			field(json, in, "ttftP99Ms", number(f.ttftP99Ms(), 3), false);
-			field(json, in, "tpotP50Ms", number(f.tpotP50Ms(), 3), false);
-			field(json, in, "e2eP50Ms", number(f.e2eP50Ms(), 3), false);
-			field(json, in, "e2eP99Ms", number(f.e2eP99Ms(), 3), false);
-			field(json, in, "outputTokensPerSec", number(f.outputTokensPerSec(), 2), false);
-			field(json, in, "requestsPerSec", number(f.requestsPerSec(), 3), false);
-			field(json, in, "prefixHitRate", number(f.prefixHitRate(), 4), false);
-			field(json, in, "loadSkewCv", number(f.loadSkewCv(), 4), false);
-			field(json, in, "preemptions", Long.toString(f.preemptions()), false);
-			field(json, in, "failed", Long.toString(f.failed()), false);
-			field(json, in, "schedulerMicrosP50", number(f.schedulerMicrosP50(), 2), true);
-			json.append(indent).append("  }").append(++i < policies.size() ? ",\n" : "\n");
+			json.append(indent).append("  ").append(string(entry.getKey())).append(": ");
+			figures(json, entry.getValue(), indent + "  ", admission);
+			json.append(++i < policies.size() ? ",\n" : "\n");
+		}
+		json.append(indent).append("}");
+	}
+
+	/** One FIGURES object, opened on the current line and closed at {@code indent}. */
+	private static void figures(StringBuilder json, Figures f, String indent, boolean admission) {
+		String in = indent + "  ";
+		boolean tenants = admission && !f.byTenant().isEmpty();
+		json.append("{\n");
+		field(json, in, "ttftP50Ms", number(f.ttftP50Ms(), 3), false);
+		field(json, in, "ttftP90Ms", number(f.ttftP90Ms(), 3), false);
+		field(json, in, "ttftP99Ms", number(f.ttftP99Ms(), 3), false);
+		field(json, in, "tpotP50Ms", number(f.tpotP50Ms(), 3), false);
+		field(json, in, "e2eP50Ms", number(f.e2eP50Ms(), 3), false);
+		field(json, in, "e2eP99Ms", number(f.e2eP99Ms(), 3), false);
+		field(json, in, "outputTokensPerSec", number(f.outputTokensPerSec(), 2), false);
+		field(json, in, "requestsPerSec", number(f.requestsPerSec(), 3), false);
+		field(json, in, "prefixHitRate", number(f.prefixHitRate(), 4), false);
+		field(json, in, "loadSkewCv", number(f.loadSkewCv(), 4), false);
+		field(json, in, "preemptions", Long.toString(f.preemptions()), false);
+		field(json, in, "failed", Long.toString(f.failed()), false);
+		if (admission) {
+			field(json, in, "rejected", Long.toString(f.rejected()), false);
+		}
+		field(json, in, "schedulerMicrosP50", number(f.schedulerMicrosP50(), 2), !tenants);
+		if (tenants) {
+			json.append(in).append("\"byTenant\": {\n");
+			int i = 0;
+			for (Map.Entry<String, Figures> tenant : f.byTenant().entrySet()) {
+				json.append(in).append("  ").append(string(tenant.getKey())).append(": ");
+				figures(json, tenant.getValue(), in + "  ", true);
+				json.append(++i < f.byTenant().size() ? ",\n" : "\n");
+			}
+			json.append(in).append("}\n");
 		}
 		json.append(indent).append("}");
 	}

@@ -19,9 +19,23 @@ import io.infergate.sim.engine.PerfProfile;
  * @param gateways independent gateway replicas, each with its own routing state; requests are spread over them
  * round-robin, as a plain load balancer in front of them would
  * @param shape what each request is
+ * @param tenants who sends the requests, in the file's order; empty when the file names none (every request is then
+ * the gateway's anonymous caller)
+ * @param flowControl whether the gateways hold requests while the pool is saturated; {@code null} when the file does
+ * not say, which leaves the gateway's own default ({@code infergate.flow-control.enabled})
  */
 public record Workload(String name, long seed, Cluster cluster, Arrival arrival, int requests, int warmup,
-		int gateways, Shape shape) {
+		int gateways, Shape shape, List<Tenant> tenants, Boolean flowControl) {
+
+	/** A workload without tenants and with the gateway's own flow-control default. */
+	public Workload(String name, long seed, Cluster cluster, Arrival arrival, int requests, int warmup, int gateways,
+			Shape shape) {
+		this(name, seed, cluster, arrival, requests, warmup, gateways, shape, List.of(), null);
+	}
+
+	public Workload {
+		tenants = List.copyOf(tenants);
+	}
 
 	/** Requests sent in one run: warm-up and measured. */
 	public int totalRequests() {
@@ -30,7 +44,18 @@ public record Workload(String name, long seed, Cluster cluster, Arrival arrival,
 
 	/** This workload behind {@code count} gateway replicas. */
 	public Workload withGateways(int count) {
-		return new Workload(name, seed, cluster, arrival, requests, warmup, count, shape);
+		return new Workload(name, seed, cluster, arrival, requests, warmup, count, shape, tenants, flowControl);
+	}
+
+	/**
+	 * One sender of requests, as an API key's tenant and priority and the tenant's weight make it in the gateway.
+	 *
+	 * @param name the tenant's name
+	 * @param share its part of the requests, relative to the other tenants' shares
+	 * @param priority the admission priority of its requests; below 0 is sheddable
+	 * @param weight its fairness weight in flow control
+	 */
+	public record Tenant(String name, double share, int priority, double weight) {
 	}
 
 	/**

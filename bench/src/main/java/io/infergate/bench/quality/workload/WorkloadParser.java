@@ -25,6 +25,7 @@ import io.infergate.bench.quality.workload.Workload.PodOverride;
 import io.infergate.bench.quality.workload.Workload.RandomPrompts;
 import io.infergate.bench.quality.workload.Workload.Shape;
 import io.infergate.bench.quality.workload.Workload.SharedPrefix;
+import io.infergate.bench.quality.workload.Workload.Tenant;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
 
@@ -72,6 +73,8 @@ public final class WorkloadParser {
 		int warmup = top.integer("warmup", 0, 0);
 		int gateways = top.integer("gateways", 1, 1);
 		Shape shape = shape(top.section("shape"), cluster);
+		List<Tenant> tenants = top.has("tenants") ? tenants(top.section("tenants")) : List.of();
+		Boolean flowControl = top.bool("flow-control");
 		top.rejectUnknownKeys();
 		if (shape instanceof MultiTurn multiTurn || (shape instanceof LoraMix mix && mix.base() instanceof MultiTurn)) {
 			MultiTurn turns = (shape instanceof MultiTurn direct) ? direct : (MultiTurn) ((LoraMix) shape).base();
@@ -81,7 +84,27 @@ public final class WorkloadParser {
 						+ " requests, fewer than warmup + requests = " + (requests + warmup));
 			}
 		}
-		return new Workload(name, seed, cluster, arrival, requests, warmup, gateways, shape);
+		return new Workload(name, seed, cluster, arrival, requests, warmup, gateways, shape, tenants, flowControl);
+	}
+
+	/** {@code NAME: {share: 0.7, priority: -1, weight: 1}}: share required, priority 0 and weight 1 by default. */
+	private static List<Tenant> tenants(Section section) {
+		List<Tenant> tenants = new ArrayList<>();
+		for (String name : section.keys()) {
+			Section tenant = section.section(name);
+			if (name.isBlank()) {
+				throw new WorkloadException(tenant.path("") + ": a tenant needs a name");
+			}
+			double share = tenant.positiveNumber("share", true);
+			int priority = tenant.integer("priority", 0, Integer.MIN_VALUE);
+			Double weight = tenant.positiveNumber("weight", false);
+			tenant.rejectUnknownKeys();
+			tenants.add(new Tenant(name, share, priority, (weight != null) ? weight : 1.0));
+		}
+		if (tenants.isEmpty()) {
+			throw new WorkloadException(section.path("") + ": needs at least one tenant, or leave the key out");
+		}
+		return tenants;
 	}
 
 	private static Cluster cluster(Section section) {
@@ -334,6 +357,15 @@ public final class WorkloadParser {
 			return strings;
 		}
 
+		/** {@code true} or {@code false}, or null when absent. */
+		Boolean bool(String key) {
+			Object value = get(key, false);
+			if (value == null || value instanceof Boolean) {
+				return (Boolean) value;
+			}
+			throw new WorkloadException(path(key) + ": expected true or false, got " + describe(value));
+		}
+
 		long longValue(String key, long defaultValue) {
 			Object value = get(key, false);
 			if (value == null) {
@@ -355,8 +387,8 @@ public final class WorkloadParser {
 				return defaultValue;
 			}
 			if (!(value instanceof Integer number) || number < minimum) {
-				throw new WorkloadException(path(key) + ": expected an integer >= " + minimum + ", got "
-						+ describe(value));
+				throw new WorkloadException(path(key) + ": expected an integer"
+						+ ((minimum == Integer.MIN_VALUE) ? "" : " >= " + minimum) + ", got " + describe(value));
 			}
 			return number;
 		}

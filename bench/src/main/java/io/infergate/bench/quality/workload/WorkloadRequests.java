@@ -10,6 +10,7 @@ import io.infergate.bench.quality.workload.Workload.MultiTurn;
 import io.infergate.bench.quality.workload.Workload.RandomPrompts;
 import io.infergate.bench.quality.workload.Workload.Shape;
 import io.infergate.bench.quality.workload.Workload.SharedPrefix;
+import io.infergate.bench.quality.workload.Workload.Tenant;
 import io.infergate.sim.engine.ChatTemplate.Message;
 
 /**
@@ -37,6 +38,8 @@ public final class WorkloadRequests {
 
 	private static final int PROMPT = 6;
 
+	private static final int TENANT = 7;
+
 	private final long seed;
 
 	private final Shape base;
@@ -44,6 +47,10 @@ public final class WorkloadRequests {
 	private final Map<String, Double> adapterWeights;
 
 	private final String[] systemPrompts;
+
+	private final List<Tenant> tenants;
+
+	private final double totalShare;
 
 	private int[] passOrder;
 
@@ -60,6 +67,26 @@ public final class WorkloadRequests {
 			this.adapterWeights = Map.of();
 		}
 		this.systemPrompts = (base instanceof SharedPrefix shared) ? new String[shared.groups()] : null;
+		this.tenants = workload.tenants();
+		this.totalShare = tenants.stream().mapToDouble(Tenant::share).sum();
+	}
+
+	/**
+	 * The tenant that sends request {@code id} (of a workload of independent requests) or conversation {@code id} (of
+	 * a multi-turn one): drawn by share, from the seed and the id alone; null when the workload names no tenants.
+	 */
+	public Tenant tenant(long id) {
+		if (tenants.isEmpty()) {
+			return null;
+		}
+		double draw = random(TENANT, id).nextDouble() * totalShare;
+		for (Tenant tenant : tenants) {
+			draw -= tenant.share();
+			if (draw < 0) {
+				return tenant;
+			}
+		}
+		return tenants.get(tenants.size() - 1);
 	}
 
 	/** Whether requests come as conversations ({@link #conversation}) rather than one by one ({@link #request}). */

@@ -152,6 +152,45 @@ class WorkloadParserTest {
 	}
 
 	@Test
+	void readsTenantsInTheFilesOrderWithPriorityZeroAndWeightOneByDefault() {
+		Workload workload = WorkloadParser.parse(SHARED_PREFIX + """
+				flow-control: true
+				tenants:
+				  interactive: {share: 0.3, priority: 2, weight: 3}
+				  batch: {share: 0.7, priority: -1}
+				  other: {share: 1}
+				""");
+
+		assertThat(workload.tenants()).containsExactly(new Workload.Tenant("interactive", 0.3, 2, 3.0),
+				new Workload.Tenant("batch", 0.7, -1, 1.0), new Workload.Tenant("other", 1.0, 0, 1.0));
+		assertThat(workload.flowControl()).isTrue();
+		assertThat(WorkloadParser.parse(SHARED_PREFIX + "flow-control: false\n").flowControl()).isFalse();
+		Workload plain = WorkloadParser.parse(SHARED_PREFIX);
+		assertThat(plain.tenants()).as("no tenants unless the file names them").isEmpty();
+		assertThat(plain.flowControl()).as("the gateway's own default unless the file says").isNull();
+	}
+
+	@Test
+	void rejectsBadTenantsAndFlowControlValues() {
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "tenants: {a: {priority: 1}}\n"))
+			.hasMessage("tenants.a.share: missing");
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "tenants: {a: {share: 0}}\n"))
+			.hasMessage("tenants.a.share: expected a number > 0, got '0'");
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "tenants: {a: {share: 1, weight: -2}}\n"))
+			.hasMessage("tenants.a.weight: expected a number > 0, got '-2'");
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "tenants: {a: {share: 1, priority: high}}\n"))
+			.hasMessage("tenants.a.priority: expected an integer, got 'high'");
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "tenants: {a: {share: 1, rpm: 5}}\n"))
+			.hasMessage("tenants.a.rpm: unknown key; valid keys here: share, priority, weight");
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "tenants: {a: 0.5}\n"))
+			.hasMessage("tenants.a: expected a mapping of keys, got '0.5'");
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "tenants: {}\n"))
+			.hasMessage("tenants: needs at least one tenant, or leave the key out");
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX + "flow-control: sometimes\n"))
+			.hasMessage("flow-control: expected true or false, got 'sometimes'");
+	}
+
+	@Test
 	void rejectsFilesThatAreNotWorkloads() {
 		assertThatThrownBy(() -> WorkloadParser.parse("")).hasMessage("the file is empty");
 		assertThatThrownBy(() -> WorkloadParser.parse("- a\n- b\n"))

@@ -1,11 +1,15 @@
 package io.infergate.bench.quality.workload;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 import io.infergate.bench.quality.workload.WorkloadRequests.Conversation;
 import io.infergate.sim.engine.ChatTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class WorkloadRequestsTest {
 
@@ -79,5 +83,32 @@ class WorkloadRequestsTest {
 		assertThat(third.sessionKey()).isEqualTo("conversation-1");
 		assertThat(third.gatewayPromptText()).startsWith(conversation.turn(1).gatewayPromptText());
 		assertThat(conversation.thinkMicrosAfter(0)).isEqualTo(250_000);
+	}
+	@Test
+	void tenantsAreDrawnByShareFromTheSeedAndTheIdAlone() {
+		Workload workload = WorkloadParser.parse("""
+				name: gen
+				seed: 3
+				cluster: {pods: 1}
+				arrival: {type: poisson, rate: 1}
+				requests: 20
+				tenants: {flood: {share: 10}, quiet: {share: 1}, other: {share: 1}}
+				shape: {type: random, prompt-len: 10, output-len: 5}
+				""");
+		WorkloadRequests requests = new WorkloadRequests(workload);
+		int draws = 12_000;
+
+		Map<String, Integer> counts = new HashMap<>();
+		for (int id = 0; id < draws; id++) {
+			counts.merge(requests.tenant(id).name(), 1, Integer::sum);
+		}
+
+		assertThat(counts.get("flood")).isCloseTo(10_000, within(300));
+		assertThat(counts.get("quiet")).isCloseTo(1_000, within(100));
+		assertThat(counts.get("other")).isCloseTo(1_000, within(100));
+		assertThat(new WorkloadRequests(workload).tenant(4321)).as("the same tenant for an id, whatever came before")
+			.isEqualTo(requests.tenant(4321));
+		assertThat(new WorkloadRequests(workload("{type: random, prompt-len: 10, output-len: 5}")).tenant(0))
+			.as("no tenants named, no tenant").isNull();
 	}
 }

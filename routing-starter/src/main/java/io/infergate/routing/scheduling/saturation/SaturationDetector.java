@@ -92,6 +92,26 @@ public final class SaturationDetector {
 	}
 
 	/**
+	 * Requests the candidates can still take into their queues before each is saturated: the sum, over those not
+	 * {@linkplain #isSaturated saturated}, of {@code ⌊Q·(1+headroom)⌋ − waiting + 1} (an endpoint at the limit takes
+	 * one more, which puts it over). An endpoint without a snapshot counts an empty queue under {@code ignore}. 0 when
+	 * the pool is saturated.
+	 */
+	public long queueRoom(List<Endpoint> candidates, long nowMillis) {
+		long room = 0;
+		for (int i = 0, n = candidates.size(); i < n; i++) {
+			Endpoint endpoint = candidates.get(i);
+			if (isSaturated(endpoint, nowMillis)) {
+				continue;
+			}
+			EndpointSnapshot snapshot = endpoint.snapshot();
+			int waiting = (snapshot != null) ? snapshot.metrics().waitingRequests() : 0;
+			room += Math.max(1, (long) Math.floor(queueLimit) - waiting + 1);
+		}
+		return room;
+	}
+
+	/**
 	 * llm-d's pool utilization: the mean of {@code max(waiting/Q, kvCacheUsage/KV)} over the candidates, without
 	 * headroom. 1.0 for an empty list; 0.0 when every candidate is stale under {@code ignore}.
 	 */

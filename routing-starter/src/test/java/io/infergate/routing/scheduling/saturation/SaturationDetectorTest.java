@@ -36,6 +36,17 @@ class SaturationDetectorTest {
 	}
 
 	@Test
+	void queueRoomIsWhatEachUnsaturatedEndpointTakesBeforeItIsOverTheQueueThreshold() {
+		// threshold 5: waiting 0 takes 6, waiting 5 takes 1; over a threshold or stale takes none
+		assertThat(defaults.queueRoom(List.of(endpoint(1, 0, 0, 0.1)), NOW_MILLIS)).isEqualTo(6);
+		assertThat(defaults.queueRoom(List.of(endpoint(1, 5, 0, 0.1), endpoint(2, 0, 0, 0.1)), NOW_MILLIS))
+			.isEqualTo(7);
+		assertThat(defaults.queueRoom(List.of(endpoint(1, 6, 0, 0.1)), NOW_MILLIS)).isZero();
+		assertThat(defaults.queueRoom(List.of(endpoint(1, 0, 0, 0.81)), NOW_MILLIS)).isZero();
+		assertThat(defaults.queueRoom(List.of(endpoint(1, metrics(0, 0, 0), 201)), NOW_MILLIS)).isZero();
+	}
+
+	@Test
 	void aboveEitherThresholdIsSaturatedAtTheThresholdIsNot() {
 		assertThat(defaults.isSaturated(endpoint(1, 5, 0, 0.8), NOW_MILLIS)).isFalse();
 		assertThat(defaults.isSaturated(endpoint(1, 6, 0, 0.0), NOW_MILLIS)).isTrue();
