@@ -11,7 +11,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +38,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * The warm-up is long because JIT compilation of the HTTP client's paths otherwise shows in the window.
  * <p>
  * {@code java -cp bench/target/routing-bench.jar io.infergate.bench.metrics.ScraperCpuCost [--endpoints 64]
- * [--interval-ms 50] [--seconds 30] [--warmup-seconds 20]}
+ * [--interval-ms 50] [--seconds 30] [--warmup-seconds 20] [--transports epoll,nio] [--rounds 1]}
+ * <p>
+ * With several transports, each round measures each of them in turn against the same servers (the order
+ * alternating between rounds), and the medians over the rounds close the report.
  */
 public final class ScraperCpuCost {
 
@@ -54,24 +59,54 @@ public final class ScraperCpuCost {
 		int seconds = Integer.parseInt(options.getOrDefault("seconds", "30"));
 		int warmupSeconds = Integer.parseInt(options.getOrDefault("warmup-seconds", "20"));
 
+		List<String> transports = List.of(options.getOrDefault("transports", "epoll").split(","));
+		int rounds = Integer.parseInt(options.getOrDefault("rounds", "1"));
+
 		Process servers = startServers(endpoints);
 		try {
 			List<Integer> ports = readPorts(servers);
-			measure(ports, intervalMillis, seconds, warmupSeconds);
+			Map<String, List<Double>> percents = new TreeMap<>();
+			for (int round = 0; round < rounds; round++) {
+				List<String> order = new ArrayList<>(transports);
+				if (round % 2 == 1) {
+					Collections.reverse(order);
+				}
+				for (String transport : order) {
+					percents.computeIfAbsent(transport, (t) -> new ArrayList<>())
+						.add(measure(ports, intervalMillis, seconds, warmupSeconds, transport));
+				}
+			}
+			if (rounds > 1 || transports.size() > 1) {
+				percents.forEach((transport, values) -> System.out.printf(Locale.ROOT,
+						"median over %d rounds, %s: %.2f%% of one core %s%n", values.size(), transport,
+						median(values), values));
+			}
 		}
 		finally {
 			servers.destroy();
 		}
 	}
 
-	private static void measure(List<Integer> ports, long intervalMillis, int seconds, int warmupSeconds)
-			throws InterruptedException {
+	private static double median(List<Double> values) {
+		List<Double> sorted = new ArrayList<>(values);
+		sorted.sort(null);
+		int n = sorted.size();
+		return (n % 2 == 1) ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+	}
+
+	/** One measurement; returns the process CPU as a percentage of one core. */
+	private static double measure(List<Integer> ports, long intervalMillis, int seconds, int warmupSeconds,
+			String transport) throws InterruptedException {
+		if (!transport.equals("epoll") && !transport.equals("nio")) {
+			throw new IllegalArgumentException("--transports takes epoll and nio, not " + transport);
+		}
 		OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 		List<Endpoint> tracked = new ArrayList<>();
 		ScrapeSettings settings = ScrapeSettings.defaults(EngineMapping.forEngine(EngineMapping.VLLM))
 			.withIntervalMillis(intervalMillis);
-		try (MetricsScrapers scrapers = new MetricsScrapers(new SimpleMeterRegistry())) {
+		try (MetricsScrapers scrapers = new MetricsScrapers(new SimpleMeterRegistry(), InstantSource.system(),
+				transport.equals("epoll"))) {
 			for (int port : ports) {
 				Endpoint endpoint = new Endpoint("bench", URI.create("http://127.0.0.1:" + port));
 				tracked.add(endpoint);
@@ -82,24 +117,30 @@ public final class ScraperCpuCost {
 			long startNanos = System.nanoTime();
 			long startCpuNanos = os.getProcessCpuTime();
 			Map<Long, Long> startThreadCpu = threadCpu(threads);
+			Map<Long, Long> startThreadUser = threadUser(threads);
 			long[] startCounts = counts(scrapers, tracked);
 			Thread.sleep(seconds * 1000L);
 			long[] endCounts = counts(scrapers, tracked);
 			Map<Long, Long> endThreadCpu = threadCpu(threads);
+			Map<Long, Long> endThreadUser = threadUser(threads);
 			long cpuNanos = os.getProcessCpuTime() - startCpuNanos;
 			long wallNanos = System.nanoTime() - startNanos;
 
 			double scrapesPerSecond = (endCounts[0] - startCounts[0]) * 1e9 / wallNanos;
 			double failuresPerSecond = (endCounts[1] - startCounts[1]) * 1e9 / wallNanos;
-			System.out.printf(Locale.ROOT, "endpoints=%d interval=%dms window=%.1fs cores=%d java=%s%n", ports.size(),
-					intervalMillis, wallNanos / 1e9, Runtime.getRuntime().availableProcessors(),
-					System.getProperty("java.version"));
+			System.out.printf(Locale.ROOT, "endpoints=%d interval=%dms window=%.1fs cores=%d java=%s transport=%s%n",
+					ports.size(), intervalMillis, wallNanos / 1e9, Runtime.getRuntime().availableProcessors(),
+					System.getProperty("java.version"), scrapers.transport());
 			System.out.printf(Locale.ROOT, "scrapes/s=%.1f (target %.1f) failures/s=%.2f%n", scrapesPerSecond,
 					ports.size() * 1000.0 / intervalMillis, failuresPerSecond);
 			System.out.printf(Locale.ROOT, "process CPU=%.2f%% of one core, %.1f us per scrape%n",
 					100.0 * cpuNanos / wallNanos, (cpuNanos / 1e3) / Math.max(1, endCounts[0] - startCounts[0]));
+			Map<String, Long> userByGroup = byGroup(threads, startThreadUser, endThreadUser);
 			byGroup(threads, startThreadCpu, endThreadCpu).forEach((group, nanos) -> System.out.printf(Locale.ROOT,
-					"  thread %-32s %6.2f%% of one core%n", group, 100.0 * nanos / wallNanos));
+					"  thread %-32s %6.2f%% of one core (in user mode %.2f%%, in the kernel %.2f%%)%n", group,
+					100.0 * nanos / wallNanos, 100.0 * userByGroup.getOrDefault(group, 0L) / wallNanos,
+					100.0 * (nanos - userByGroup.getOrDefault(group, 0L)) / wallNanos));
+			return 100.0 * cpuNanos / wallNanos;
 		}
 	}
 
@@ -120,6 +161,14 @@ public final class ScraperCpuCost {
 			cpu.put(id, threads.getThreadCpuTime(id));
 		}
 		return cpu;
+	}
+
+	private static Map<Long, Long> threadUser(ThreadMXBean threads) {
+		Map<Long, Long> user = new HashMap<>();
+		for (long id : threads.getAllThreadIds()) {
+			user.put(id, threads.getThreadUserTime(id));
+		}
+		return user;
 	}
 
 	/**

@@ -74,6 +74,23 @@ class MetricsScrapersTests {
 	}
 
 	@Test
+	void scrapesOnEpollOnLinuxAndOnNioWhenTheNativeTransportIsNotWanted() {
+		ExpositionServer server = server(VLLM_V1);
+		Endpoint endpoint = endpoint(server);
+
+		try (MetricsScrapers nio = new MetricsScrapers(new SimpleMeterRegistry(), clock, false)) {
+			nio.track(endpoint, settings);
+
+			assertThat(nio.transport()).isEqualTo("nio");
+			await().atMost(PATIENCE).until(endpoint::isReady);
+			assertThat(endpoint.snapshot().metrics()).isEqualTo(VLLM_V1_METRICS);
+		}
+		if (System.getProperty("os.name").startsWith("Linux")) {
+			assertThat(scrapers.transport()).isEqualTo("epoll");
+		}
+	}
+
+	@Test
 	void aSnapshotCarriesTheGatewaysInFlightCountFromWhenTheScrapeWasSent() {
 		ExpositionServer server = server(VLLM_V1);
 		server.delay(1000); // the first scrape is in flight for a while
