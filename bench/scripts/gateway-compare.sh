@@ -13,7 +13,12 @@
 # proxy's CPU per request (from /proc, utime + stime over the leg); then the medians and the ratios.
 # WARMUP_CURVE=1 instead starts each JVM gateway cold and prints requests/s per 5 s window for CURVE_SECONDS.
 #
+# Mode "paced" measures latency below saturation: PACED_CONNECTIONS (16) connections, each pausing between its
+# requests so that together they offer PACED_RATE requests/s; without PACED_RATE, half of Infergate's median
+# requests/s in this run's "plain" mode (list plain before paced). The added p50 of a proxy is its p50 there minus
+# direct's.
 # Environment: ROUNDS (3), CONNECTIONS (32), THREADS (1), DURATION (15s), WARMUP (60s), MODES ("plain stream"),
+# PACED_RATE, PACED_CONNECTIONS (16),
 # LEGS ("direct nginx scg infergate"), JAVA (java), WARMUP_CURVE (0), CURVE_SECONDS (60), and JVM options per
 # gateway: INFERGATE_JAVA_OPTS, SCG_JAVA_OPTS (e.g. a JFR recording:
 # INFERGATE_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/infergate.jfr,settings=profile").
@@ -26,6 +31,8 @@ root=$(pwd)
 
 ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-32}
+PACED_CONNECTIONS=${PACED_CONNECTIONS:-16}
+PACED_RATE=${PACED_RATE:-}
 THREADS=${THREADS:-1}
 DURATION=${DURATION:-15s}
 WARMUP=${WARMUP:-60s}
@@ -225,7 +232,9 @@ run_leg() { # leg mode duration -> "requests/s p50 p99 non2xx cpu_us_per_request
 	set -- $(pids_of "$leg")
 	local before after out
 	before=$(cpu_ticks "$@")
-	out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$duration" --latency -s "$work/$mode.lua" "http://127.0.0.1:$port")
+	local connections=$CONNECTIONS
+	[ "$mode" = paced ] && connections=$PACED_CONNECTIONS
+	out=$(wrk -t"$THREADS" -c"$connections" -d"$duration" --latency -s "$work/$mode.lua" "http://127.0.0.1:$port")
 	after=$(cpu_ticks "$@")
 	echo "$out" | awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" '
 		/requests in/ { requests = $1 }
@@ -257,13 +266,26 @@ for leg in $LEGS; do
 done
 for mode in $MODES; do
 	for leg in $LEGS; do
+		[ "$mode" = paced ] && continue # warmed up by plain
 		case $leg in scg | infergate | infergate2) run_leg "$leg" "$mode" "$WARMUP" >/dev/null ;; esac
 	done
 done
 
 results="$work/results"
 echo "mode round leg requests/s p50 p99 non-2xx cpu_us_per_request"
+paced_script() { # writes paced.lua: the plain request, each connection pausing so all offer PACED_RATE in total
+	if [ -z "$PACED_RATE" ]; then
+		PACED_RATE=$(awk '$1 == "plain" && $3 == "infergate" { print $4 }' "$results" | sort -n \
+			| awk '{ v[NR] = $1 } END { if (NR) printf "%d", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 2 }')
+		[ -n "$PACED_RATE" ] || { echo "mode paced needs PACED_RATE, or mode plain with an infergate leg before it" >&2; exit 2; }
+	fi
+	cp "$work/plain.lua" "$work/paced.lua"
+	echo "function delay() return $((PACED_CONNECTIONS * 1000 / PACED_RATE)) end" >>"$work/paced.lua"
+	echo "paced: $PACED_CONNECTIONS connections offering $PACED_RATE requests/s (a pause of $((PACED_CONNECTIONS * 1000 / PACED_RATE)) ms after each answer)"
+}
+
 for mode in $MODES; do
+	[ "$mode" = paced ] && paced_script
 	for round in $(seq 1 "$ROUNDS"); do
 		for leg in $LEGS; do
 			echo "$mode $round $leg $(run_leg "$leg" "$mode" "$DURATION")" | tee -a "$results"
@@ -302,6 +324,8 @@ for mode in dict.fromkeys(m for m, _ in fig):
         for other in ("infergate", "scg", "nginx", "direct"):
             if other in med and other != mine:
                 o = med[other]
+                if other == "direct":
+                    print(f"{mine}: p50 {i['p50'] - o['p50']:.2f} ms above direct's")
                 print(f"{mine}/{other}: throughput {i['rps'] / o['rps']:.2f}x, p50 {i['p50'] / o['p50']:.2f}x, "
                       f"CPU per request {i['cpu'] / o['cpu']:.2f}x" if o['cpu'] else "")
 PY
