@@ -7,7 +7,8 @@
 #   redis  - the same limits shared through a redis-server on loopback
 # Limits are high enough that nothing is refused: every request pays the whole check, reserve and settle.
 # Each gateway gets WARMUP of load first (JIT). Prints requests/s, p50 and p99 per round, then medians, the ratios
-# to "off", the p50 each store adds, and the Redis calls per request (from Redis's own command counts).
+# to "off", the p50 each store adds, the Redis calls per request (from Redis's own command counts), and the CPU
+# each request costs the gateway and, for the Redis store, redis-server (from /proc, utime + stime over the rounds).
 # Environment: ROUNDS (5), CONNECTIONS (32), THREADS (2), DURATION (20s), WARMUP (60s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -50,7 +51,9 @@ infergate:
 YAML
 
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no >"$work/redis.log" 2>&1 &
-pids+=($!)
+redis_pid=$!
+pids+=($redis_pid)
+declare -A gateway_pid
 java -jar "$SIM_JAR" --port "$SIM_PORT" --model bench-model --perf-profile zero >"$work/sim.log" 2>&1 &
 pids+=($!)
 start_gateway() { # name api-port extra-args...
@@ -60,7 +63,9 @@ start_gateway() { # name api-port extra-args...
 		--infergate.pools.bench.endpoints="http://127.0.0.1:${SIM_PORT}" --logging.level.root=WARN "$@" \
 		>"$work/gateway-$name.log" 2>&1 &
 	pids+=($!)
+	gateway_pid[$name]=$!
 }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 start_gateway off "$OFF_PORT"
 start_gateway memory "$MEMORY_PORT" --spring.config.additional-location="file:$work/limits.yml"
 start_gateway redis "$REDIS_GATEWAY_PORT" --spring.config.additional-location="file:$work/limits.yml" \
@@ -75,14 +80,22 @@ for port in "$OFF_PORT" "$MEMORY_PORT" "$REDIS_GATEWAY_PORT"; do
 done
 
 run() { # name port
+	local gateway_before redis_before
+	gateway_before=$(cpu_ticks "${gateway_pid[$1]}")
+	redis_before=$(cpu_ticks "$redis_pid")
 	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/wrk/chat-completion-with-key.lua \
-		"http://127.0.0.1:$2" | awk -v name="$1" '
+		"http://127.0.0.1:$2" >"$work/wrk.out"
+	echo "$(($(cpu_ticks "${gateway_pid[$1]}") - gateway_before)) $(($(cpu_ticks "$redis_pid") - redis_before))" \
+		>"$work/ticks"
+	awk -v name="$1" -v ticks="$(cat "$work/ticks")" -v hz="$(getconf CLK_TCK)" '
 			/requests in/ { total = $1 }
 			/Requests\/sec/ { rps = $2 }
 			$1 == "50%" { p50 = $2 }
 			$1 == "99%" { p99 = $2 }
 			/Non-2xx/ { errors = $NF }
-			END { printf "%s %s %s %s %s %s\n", name, rps, p50, p99, (errors == "" ? 0 : errors), total }'
+			END { split(ticks, t, " ")
+				printf "%s %s %s %s %s %s %.1f %.1f\n", name, rps, p50, p99, (errors == "" ? 0 : errors), total,
+					t[1] / hz * 1e6 / total, t[2] / hz * 1e6 / total }' "$work/wrk.out"
 }
 
 for port in "$OFF_PORT" "$MEMORY_PORT" "$REDIS_GATEWAY_PORT"; do
@@ -91,7 +104,7 @@ done
 
 redis-cli -p "$REDIS_PORT" config resetstat >/dev/null
 results="$work/results"
-echo "round target requests/s p50 p99 non-2xx requests"
+echo "round target requests/s p50 p99 non-2xx requests gateway_cpu_us/request redis_cpu_us/request"
 for round in $(seq 1 "$ROUNDS"); do
 	for target in off memory redis; do
 		case $target in off) port=$OFF_PORT ;; memory) port=$MEMORY_PORT ;; redis) port=$REDIS_GATEWAY_PORT ;; esac
@@ -107,15 +120,17 @@ def us(v):
     return float(v[:-2]) * 1000 if v.endswith("ms") else float(v[:-2]) if v.endswith("us") else float(v[:-1]) * 1e6
 rows = [line.split() for line in open(sys.argv[1])]
 fig, redis_requests = {}, 0
-for _, target, rps, p50, p99, errors, total in rows:
-    f = fig.setdefault(target, {"rps": [], "p50": [], "p99": [], "errors": 0})
+for _, target, rps, p50, p99, errors, total, gateway_cpu, redis_cpu in rows:
+    f = fig.setdefault(target, {"rps": [], "p50": [], "p99": [], "cpu": [], "redis_cpu": [], "errors": 0})
     f["rps"].append(float(rps)); f["p50"].append(us(p50)); f["p99"].append(us(p99)); f["errors"] += int(errors)
+    f["cpu"].append(float(gateway_cpu)); f["redis_cpu"].append(float(redis_cpu))
     if target == "redis":
         redis_requests += int(total)
 med = {t: {k: statistics.median(v) for k, v in f.items() if k != "errors"} for t, f in fig.items()}
 for t in ("off", "memory", "redis"):
     print(f"median {t}: {med[t]['rps']:.0f} requests/s, p50 {med[t]['p50']:.0f} us, p99 {med[t]['p99']:.0f} us, "
-          f"non-2xx {fig[t]['errors']}")
+          f"non-2xx {fig[t]['errors']}, gateway CPU {med[t]['cpu']:.1f} us/request"
+          + (f", redis-server CPU {med[t]['redis_cpu']:.1f} us/request" if t == "redis" else ""))
 o = med["off"]
 for t in ("memory", "redis"):
     m = med[t]

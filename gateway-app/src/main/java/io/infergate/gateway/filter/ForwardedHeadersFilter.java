@@ -1,9 +1,8 @@
 package io.infergate.gateway.filter;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.TreeSet;
 
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.core.Ordered;
@@ -27,7 +26,10 @@ public class ForwardedHeadersFilter implements HttpHeadersFilter, Ordered {
 
 	/** @param forwarded names of the headers to forward, in any case */
 	public ForwardedHeadersFilter(List<String> forwarded) {
-		this.forwarded = forwarded.stream().map((name) -> name.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+		// compared ignoring case without lower-casing each incoming name: no allocation per header
+		TreeSet<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+		names.addAll(forwarded);
+		this.forwarded = names;
 	}
 
 	@Override
@@ -42,7 +44,7 @@ public class ForwardedHeadersFilter implements HttpHeadersFilter, Ordered {
 		}
 		HttpHeaders kept = new HttpHeaders();
 		input.forEach((name, values) -> {
-			if (forwarded.contains(name.toLowerCase(Locale.ROOT))) {
+			if (forwarded.contains(name)) {
 				kept.put(name, values);
 			}
 		});

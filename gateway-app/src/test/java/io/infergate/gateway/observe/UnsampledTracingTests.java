@@ -57,6 +57,7 @@ class UnsampledTracingTests extends SimulatedPodsTest {
 		String scrape = Http.getAsAdmin(managementUrl("/actuator/prometheus")).body();
 		assertThat(scrape).contains("http_server_requests_seconds_count{")
 			.doesNotContain("http_client_requests_seconds_count{")
-			.as("Spring Cloud Gateway's own request timer is off").doesNotContain("spring_cloud_gateway_requests");
+			.as("Spring Cloud Gateway's own request timer is off").doesNotContain("spring_cloud_gateway_requests")
+			.as("no long-task timer per request").doesNotContain("http_server_requests_active");
 	}
 }
