@@ -11,8 +11,9 @@
 # heap. After the load and SETTLE seconds, another full GC gives it again. Printed at the end:
 #   wrk: streams completed, streams/s, stream duration p50/p99, socket errors and non-2xx answers, tokens/s relayed
 #        (MAX_TOKENS per completed stream) against the H100 fit's nominal rate at STREAMS / PODS streams per pod;
-#   GC during the load (unified logging, -Xlog:gc): collections, pause p50/p99/max and total, heap after GC (first,
-#        last, max), the median heap after GC per minute, and the live heap after a full GC before and after;
+#   GC during the load (unified logging, -Xlog:gc,gc+cpu): collections, pause p50/p99/max and total, the GC threads'
+#        CPU time in the pauses, heap after GC (first, last, max), the median heap after GC per minute, and the live
+#        heap after a full GC before and after;
 #   /actuator/inference: per endpoint in-flight requests and tokens, per pool flow control's in flight and queued,
 #        at the end of the load and after SETTLE seconds; the gateway's warnings and errors in its log;
 #   the gateway's RSS (now and peak) and CPU time (during the load, and per completed stream).
@@ -61,7 +62,7 @@ fi
 WORK=${WORK:-$(mktemp -d /tmp/soak.XXXXXX)}
 mkdir -p "$WORK"
 CONNECTIONS=$STREAMS
-GATEWAY_JAVA_OPTS="$JAVA_OPTS -Xlog:gc:file=$WORK/gc.log:timemillis,uptime,level,tags"
+GATEWAY_JAVA_OPTS="$JAVA_OPTS -Xlog:gc,gc+cpu:file=$WORK/gc.log:timemillis,uptime,level,tags"
 # start_sims, start_gateway, await_ready, the admin's credentials, and killing what they started on exit
 . bench/scripts/lib/gateway-rounds.sh
 [ -f "$SIM_JAR" ] && [ -f "$GATEWAY_JAR" ] || ./mvnw -B -q -DskipTests package -pl gateway-app,model-server-sim -am
@@ -246,6 +247,12 @@ full = [m for m in minutes if m < (end - start) // 60000]  # minutes the load la
 first, last = min(minutes), max(full or minutes)
 print(f"trend: median heap after GC {statistics.median(q[2] for q in minutes[first]):.0f} MB in minute {first + 1}, "
       f"{statistics.median(q[2] for q in minutes[last]):.0f} MB in minute {last + 1}")
+# gc+cpu: the GC threads' CPU time in each pause against its wall time; on a busy machine they wait for a core
+cpu = [tuple(map(float, m.groups())) for m in (re.search(r"\[(\d+)ms\].*User=([\d.]+)s Sys=([\d.]+)s Real=([\d.]+)s", l)
+       for l in open(path)) if m and start <= float(m.group(1)) <= end]
+if cpu:
+    print(f"GC threads' CPU in the pauses: {sum(c[1] + c[2] for c in cpu):.1f} s (user + sys) in {sum(c[3] for c in cpu):.1f} s "
+          f"of wall time")
 after_load = [p for p in pauses if p[0] > end and "Diagnostic Command" not in p[1]]
 print(f"after the load, while settling: {len(after_load)} collections")
 print(live_heap)
