@@ -23,12 +23,13 @@ rounds_cleanup() {
 }
 trap rounds_cleanup EXIT
 
-# start_sims FIRST_PORT COUNT: zero-latency simulators serving model bench-model; sets SIM_URLS, comma-separated
+# start_sims FIRST_PORT COUNT [PERF_PROFILE]: simulators serving model bench-model, zero-latency unless a perf profile
+# is given; sets SIM_URLS, comma-separated
 start_sims() {
-	local urls=() port
+	local urls=() port profile=${3:-zero}
 	for i in $(seq 0 $(($2 - 1))); do
 		port=$(($1 + i))
-		java -jar "$SIM_JAR" --port "$port" --model bench-model --perf-profile zero >"/tmp/gateway-rounds-sim-$port.log" 2>&1 &
+		java -jar "$SIM_JAR" --port "$port" --model bench-model --perf-profile "$profile" >"/tmp/gateway-rounds-sim-$port.log" 2>&1 &
 		rounds_pids+=($!)
 		urls+=("http://127.0.0.1:${port}")
 	done
@@ -41,11 +42,13 @@ start_sims() {
 	done
 }
 
-# start_gateway JAR API_PORT MANAGEMENT_PORT ENDPOINTS [ARGS...]: a gateway routing pool 'bench' to ENDPOINTS
+# start_gateway JAR API_PORT MANAGEMENT_PORT ENDPOINTS [ARGS...]: a gateway routing pool 'bench' to ENDPOINTS, with
+# the JVM options in GATEWAY_JAVA_OPTS (space-separated); its log is /tmp/gateway-rounds-gateway-API_PORT.log
 start_gateway() {
-	local jar=$1 api=$2 management=$3 endpoints=$4
+	local jar=$1 api=$2 management=$3 endpoints=$4 java_opts
 	shift 4
-	java -jar "$jar" --server.port="$api" --management.server.port="$management" \
+	read -r -a java_opts <<<"${GATEWAY_JAVA_OPTS:-}"
+	java "${java_opts[@]}" -jar "$jar" --server.port="$api" --management.server.port="$management" \
 		--infergate.pools.bench.endpoints="$endpoints" \
 		--infergate.management.admin.password-hash="$BENCH_PASSWORD_HASH" \
 		--logging.level.root=WARN "$@" >"/tmp/gateway-rounds-gateway-$api.log" 2>&1 &
