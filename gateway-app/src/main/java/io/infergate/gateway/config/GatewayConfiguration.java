@@ -8,6 +8,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
 
+import io.infergate.gateway.dashboard.CircuitDashboardSource;
+import io.infergate.gateway.dashboard.FlowControlDashboardSource;
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.filter.CircuitOutcomeFilter;
 import io.infergate.gateway.filter.DispatchFilter;
@@ -132,6 +134,16 @@ public class GatewayConfiguration {
 	@Bean
 	FlowControlFilter flowControlFilter(FlowController controller) {
 		return new FlowControlFilter(controller);
+	}
+
+	@Bean
+	FlowControlDashboardSource flowControlDashboardSource(FlowController controller) {
+		return new FlowControlDashboardSource(controller);
+	}
+
+	@Bean
+	CircuitDashboardSource circuitDashboardSource(EndpointCircuits circuits) {
+		return new CircuitDashboardSource(circuits);
 	}
 
 	@Bean
