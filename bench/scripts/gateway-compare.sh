@@ -27,6 +27,7 @@
 # LEGS="scg infergate infergate2" INFERGATE2_ARGS="--management.tracing.enabled=false".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source bench/scripts/wrk-legs.sh # cpu_ticks
 root=$(pwd)
 
 ROUNDS=${ROUNDS:-3}
@@ -216,13 +217,6 @@ pids_of() { # the proxy's processes, for its CPU time
 		infergate) echo "$infergate" ;;
 		infergate2) echo "$infergate2" ;;
 	esac
-}
-cpu_ticks() { # utime + stime of the given pids
-	total=0
-	for p in "$@"; do
-		total=$((total + $(awk '{print $14 + $15}' /proc/"$p"/stat)))
-	done
-	echo "$total"
 }
 
 run_leg() { # leg mode duration -> "requests/s p50 p99 non2xx cpu_us_per_request"

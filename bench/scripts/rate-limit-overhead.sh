@@ -12,6 +12,7 @@
 # Environment: ROUNDS (5), CONNECTIONS (32), THREADS (2), DURATION (20s), WARMUP (60s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source bench/scripts/wrk-legs.sh # cpu_ticks
 
 SIM_JAR=model-server-sim/target/model-server-sim.jar
 GATEWAY_JAR=gateway-app/target/gateway-app.jar
@@ -65,7 +66,6 @@ start_gateway() { # name api-port extra-args...
 	pids+=($!)
 	gateway_pid[$name]=$!
 }
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 start_gateway off "$OFF_PORT"
 start_gateway memory "$MEMORY_PORT" --spring.config.additional-location="file:$work/limits.yml"
 start_gateway redis "$REDIS_GATEWAY_PORT" --spring.config.additional-location="file:$work/limits.yml" \

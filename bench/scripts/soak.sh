@@ -141,7 +141,6 @@ live_heap() { # LABEL: a full GC in the gateway; its heap after is the last Paus
 	sleep 1
 	echo "$1 $(grep 'Pause Full' "$WORK/gc.log" | tail -1 | sed -E 's/.*->([0-9]+[KMG])\(.*/\1/')" >>"$WORK/live-heap"
 }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 live_heap before
 load_start=$(date +%s%3N)

@@ -3,6 +3,7 @@
 # wrk_leg NAME URL: one wrk run of bench/wrk/chat-completion.lua (THREADS, CONNECTIONS, DURATION) printing
 #   "NAME requests/s p50 p99 non-2xx".
 # await_ready URL LOG: waits up to 2 minutes for URL to answer 2xx; exits naming LOG if it never does.
+# cpu_ticks PID...: the processes' user + system time so far, in clock ticks (getconf CLK_TCK per second).
 
 wrk_leg() {
 	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/wrk/chat-completion.lua "$2" \
@@ -21,4 +22,12 @@ await_ready() {
 	done
 	echo "$1 never answered; see $2" >&2
 	exit 1
+}
+
+cpu_ticks() {
+	local total=0 pid
+	for pid in "$@"; do
+		total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
+	done
+	echo "$total"
 }

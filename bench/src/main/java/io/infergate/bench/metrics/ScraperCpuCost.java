@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongUnaryOperator;
 
 import com.sun.management.OperatingSystemMXBean;
 import com.sun.net.httpserver.HttpServer;
@@ -116,13 +117,13 @@ public final class ScraperCpuCost {
 
 			long startNanos = System.nanoTime();
 			long startCpuNanos = os.getProcessCpuTime();
-			Map<Long, Long> startThreadCpu = threadCpu(threads);
-			Map<Long, Long> startThreadUser = threadUser(threads);
+			Map<Long, Long> startThreadCpu = threadTimes(threads, threads::getThreadCpuTime);
+			Map<Long, Long> startThreadUser = threadTimes(threads, threads::getThreadUserTime);
 			long[] startCounts = counts(scrapers, tracked);
 			Thread.sleep(seconds * 1000L);
 			long[] endCounts = counts(scrapers, tracked);
-			Map<Long, Long> endThreadCpu = threadCpu(threads);
-			Map<Long, Long> endThreadUser = threadUser(threads);
+			Map<Long, Long> endThreadCpu = threadTimes(threads, threads::getThreadCpuTime);
+			Map<Long, Long> endThreadUser = threadTimes(threads, threads::getThreadUserTime);
 			long cpuNanos = os.getProcessCpuTime() - startCpuNanos;
 			long wallNanos = System.nanoTime() - startNanos;
 
@@ -155,20 +156,13 @@ public final class ScraperCpuCost {
 		return counts;
 	}
 
-	private static Map<Long, Long> threadCpu(ThreadMXBean threads) {
-		Map<Long, Long> cpu = new HashMap<>();
+	/** Every live thread's time by its id, as {@code time} reads it (CPU time, or user time). */
+	private static Map<Long, Long> threadTimes(ThreadMXBean threads, LongUnaryOperator time) {
+		Map<Long, Long> times = new HashMap<>();
 		for (long id : threads.getAllThreadIds()) {
-			cpu.put(id, threads.getThreadCpuTime(id));
+			times.put(id, time.applyAsLong(id));
 		}
-		return cpu;
-	}
-
-	private static Map<Long, Long> threadUser(ThreadMXBean threads) {
-		Map<Long, Long> user = new HashMap<>();
-		for (long id : threads.getAllThreadIds()) {
-			user.put(id, threads.getThreadUserTime(id));
-		}
-		return user;
+		return times;
 	}
 
 	/**
