@@ -121,9 +121,15 @@ class DashboardBrowserIT {
 	void openingADecisionShowsEachScorersScoreAndWeightWithThePickMarked() {
 		assertThat(postJson(gateway.api("/v1/chat/completions"), chat("Which pod answers this?", 4)).statusCode())
 			.isEqualTo(200);
+		// The list fills from the live feed and a backlog, so a row can arrive above another while the test reads:
+		// find this request's decision by its sequence number rather than by its place.
+		long sequence = newestDecisionSequence();
 		open("decisions");
 		WebElement newest = browser.waitUpTo(WAIT)
-			.until((driver) -> driver.findElements(By.cssSelector("tr.decision-row")).stream().findFirst().orElse(null));
+			.until((driver) -> driver.findElements(By.cssSelector("tr.decision-row[data-sequence='" + sequence + "']"))
+				.stream()
+				.findFirst()
+				.orElse(null));
 		String chosen = newest.findElements(By.tagName("td")).get(3).getText();
 		browser.screenshot("decisions");
 
@@ -135,6 +141,8 @@ class DashboardBrowserIT {
 				.orElse(null));
 		List<String> headers = scores.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList();
 		assertThat(headers).containsSubsequence("endpoint", "queue ×2", "kv-cache ×2", "prefix-cache ×3", "total");
+		assertThat(browser.driver.findElement(By.cssSelector("tr.decision-row.selected")).getAttribute("data-sequence"))
+			.isEqualTo(Long.toString(sequence));
 		List<WebElement> picked = scores.findElements(By.cssSelector("tbody tr.chosen"));
 		assertThat(picked).hasSize(1);
 		assertThat(picked.get(0).getAttribute("data-endpoint")).isEqualTo(chosen);
@@ -223,6 +231,16 @@ class DashboardBrowserIT {
 			sum += (end > 0) ? Long.parseLong(text.substring(0, end)) : 0;
 		}
 		return sum;
+	}
+
+	private static long newestDecisionSequence() {
+		JsonNode decisions = JsonMapper.builder().build().readTree(getAsAdmin(gateway.management("/admin/api/decisions")).body());
+		long newest = -1;
+		for (JsonNode decision : decisions) {
+			newest = Math.max(newest, decision.path("sequence").asLong());
+		}
+		assertThat(newest).isNotNegative();
+		return newest;
 	}
 
 	private static Set<String> endpointIds() {
