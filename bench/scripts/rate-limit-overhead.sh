@@ -7,8 +7,9 @@
 #   redis  - the same limits shared through a redis-server on loopback
 # Limits are high enough that nothing is refused: every request pays the whole check, reserve and settle.
 # Each gateway gets WARMUP of load first (JIT). Prints requests/s, p50 and p99 per round, then medians, the ratios
-# to "off", the p50 each store adds, the Redis calls per request (from Redis's own command counts), and the CPU
-# each request costs the gateway and, for the Redis store, redis-server (from /proc, utime + stime over the rounds).
+# to "off", the p50 each store adds, the Redis calls per request and the time Redis spent running them (from its own
+# command counts), and the CPU each request costs the gateway and, for the Redis store, redis-server (from /proc,
+# utime + stime over the rounds).
 # Environment: ROUNDS (5), CONNECTIONS (32), THREADS (2), DURATION (20s), WARMUP (60s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -112,9 +113,11 @@ for round in $(seq 1 "$ROUNDS"); do
 		echo "$round $line" | tee -a "$results"
 	done
 done
-redis_calls=$(redis-cli -p "$REDIS_PORT" info commandstats | tr -d '\r' | awk -F'[:=,]' '/^cmdstat_(evalsha|eval):/ { n += $3 } END { print n + 0 }')
+# calls and the microseconds Redis spent running them (its own command counts: calls=N,usec=M)
+read -r redis_calls redis_script_usec < <(redis-cli -p "$REDIS_PORT" info commandstats | tr -d '\r' \
+	| awk -F'[:=,]' '/^cmdstat_(evalsha|eval):/ { n += $3; u += $5 } END { print n + 0, u + 0 }')
 
-python3 - "$results" "$redis_calls" <<'PY'
+python3 - "$results" "$redis_calls" "$redis_script_usec" <<'PY'
 import statistics, sys
 def us(v):
     return float(v[:-2]) * 1000 if v.endswith("ms") else float(v[:-2]) if v.endswith("us") else float(v[:-1]) * 1e6
@@ -137,6 +140,7 @@ for t in ("memory", "redis"):
     print(f"{t}/off: throughput {m['rps'] / o['rps']:.3f}x, p50 {m['p50'] / o['p50']:.3f}x "
           f"(adds {m['p50'] - o['p50']:.0f} us), p99 {m['p99'] / o['p99']:.3f}x")
 calls = int(sys.argv[2])
-print(f"redis: {calls} script calls for {redis_requests} requests = {calls / max(1, redis_requests):.2f} per request "
-      "(one check-and-reserve on the request's path, one settle after the response)")
+print(f"redis: {calls} script calls for {redis_requests} requests = {calls / max(1, redis_requests):.2f} per request, "
+      f"{int(sys.argv[3]) / max(1, redis_requests):.1f} us per request inside the script "
+      "(requests arriving while a call is on its way go in the next one, with the releases that wait)")
 PY

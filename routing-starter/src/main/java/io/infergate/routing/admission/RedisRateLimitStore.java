@@ -31,17 +31,19 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Limit counters in Redis, shared by every gateway replica: one {@code EVALSHA} of {@code reserve.lua} per request
- * is the whole check-and-reserve over all its limits (one round trip, atomic because Redis runs a script alone);
- * after the response, off the request's path, its release joins the others of the next millisecond in one call of
- * {@code release.lua} ({@link ReleaseBatch}). Times come from the Redis server's
+ * Limit counters in Redis, shared by every gateway replica. One {@code EVALSHA} of {@code limits.lua} is the whole
+ * check-and-reserve of a request over all its limits (one round trip, atomic because Redis runs a script alone).
+ * Requests that arrive while a call is on its way go together in the next one, which Redis answers as if they had
+ * come one by one; the releases of finished requests ride along in the next call, or go on their own after a
+ * millisecond when no request comes ({@link LimitsCall}). Times come from the Redis server's
  * clock ({@code TIME}), so replicas whose clocks differ still agree. Every key expires once its counter would be
  * back to full (per-minute limits) or its last lease ends (max-parallel), so idle keys and tenants cost nothing.
  * <p>
  * Max-parallel counts are sorted sets of leases that expire after {@code lease-timeout}, so a replica that dies
  * with requests in flight cannot hold capacity forever.
  * <p>
- * It never blocks and never queues: while Redis cannot be reached, every call fails at once (the connection
+ * It never blocks, and a request waits at most for the one call on its way: while Redis cannot be reached, every
+ * call fails at once (the connection
  * rejects commands while it reconnects, and commands time out after {@code timeout}), and the caller falls back
  * as {@code on-store-failure} says. The connection comes back by itself, without waiting for a request: Lettuce
  * reconnects a lost connection, and a first connection that failed (Redis down, or a connect slower than
@@ -52,15 +54,17 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private static final Log logger = LogFactory.getLog(RedisRateLimitStore.class);
 
-	private static final String RESERVE = script("reserve.lua");
-
-	private static final String RELEASE = script("release.lua");
+	private static final String SCRIPT = script("limits.lua");
 
 	private static final long RECONNECT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	private static final long RELEASE_LINGER_MICROS = 1000;
 
-	private static final int MAX_RELEASE_BATCH = 128;
+	private static final int MAX_RELEASES_PER_CALL = 128;
+
+	private static final int MAX_CALLS_IN_FLIGHT = 1;
+
+	private static final int MAX_REQUESTS_PER_CALL = 128;
 
 	private final ClientResources resources;
 
@@ -78,13 +82,13 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private final AtomicLong leases = new AtomicLong();
 
-	private final String reserveSha;
+	private final String scriptSha;
 
-	private final String releaseSha;
+	private final Object lock = new Object();
 
-	private final Object releaseLock = new Object();
+	private LimitsCall waiting = new LimitsCall();
 
-	private ReleaseBatch pendingReleases = new ReleaseBatch();
+	private int callsInFlight;
 
 	private boolean releaseScheduled;
 
@@ -118,8 +122,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 			.socketOptions(SocketOptions.builder().connectTimeout(timeout.multipliedBy(5)).build())
 			.timeoutOptions(TimeoutOptions.enabled(timeout))
 			.build());
-		this.reserveSha = sha1(RESERVE);
-		this.releaseSha = sha1(RELEASE);
+		this.scriptSha = sha1(SCRIPT);
 		connect();
 	}
 
@@ -155,26 +158,26 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		});
 	}
 
+	/**
+	 * Joins the request to the next call of {@code limits.lua}. While {@value #MAX_CALLS_IN_FLIGHT} call is on its
+	 * way, what arrives meanwhile waits and then goes together, up to {@value #MAX_REQUESTS_PER_CALL} requests per
+	 * call: an idle gateway sends each request at once, and a busy one makes Redis read and write each shared counter
+	 * once for many requests.
+	 */
 	private CompletionStage<List<Long>> reserveOrRead(List<Bucket> buckets, long tokens, String leaseId,
 			boolean commit) {
-		List<String> keys = new ArrayList<>(buckets.size() * 2);
-		List<String> args = new ArrayList<>(5 + buckets.size() * 4);
-		args.add(Long.toString(tokens));
-		args.add(leaseId);
-		args.add(Long.toString(leaseMicros));
-		args.add(Long.toString(parallelRetryMicros));
-		args.add(commit ? "1" : "0");
-		for (Bucket bucket : buckets) {
-			for (LimitKind kind : LimitKind.values()) {
-				long limit = bucket.limit(kind);
-				if (limit > 0) {
-					keys.add(keyPrefix + bucket.storeKey(kind));
-					args.add(kind.configName());
-					args.add(Long.toString(limit));
-				}
+		CompletableFuture<List<Long>> answer = new CompletableFuture<>();
+		LimitsCall ready = null;
+		synchronized (lock) {
+			waiting.addRequest(keyPrefix, buckets, tokens, leaseId, commit, answer);
+			if (callsInFlight < MAX_CALLS_IN_FLIGHT || waiting.requests() >= MAX_REQUESTS_PER_CALL) {
+				ready = takeWaiting();
 			}
 		}
-		return run(reserveSha, RESERVE, keys, args);
+		if (ready != null) {
+			send(ready);
+		}
+		return answer;
 	}
 
 	private static Evaluation evaluation(List<Bucket> buckets, long tokens, List<Long> values) {
@@ -193,52 +196,104 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	}
 
 	/**
-	 * Queues the release for the next batch: the first release after a send schedules the next send
-	 * {@value #RELEASE_LINGER_MICROS} µs later, and a batch of {@value #MAX_RELEASE_BATCH} requests goes at once.
-	 * Under load one script call thus settles many requests; an idle gateway settles each within that linger.
+	 * Queues the release for the next call: with the next request's check-and-reserve when one goes within
+	 * {@value #RELEASE_LINGER_MICROS} µs, else on its own then; {@value #MAX_RELEASES_PER_CALL} releases go at once.
+	 * Under load the releases thus ride along with the reservations; an idle gateway settles each within that linger.
 	 */
 	@Override
 	public void release(Reservation reservation, long actualTokens) {
-		ReleaseBatch full = null;
+		LimitsCall ready = null;
 		boolean schedule = false;
-		synchronized (releaseLock) {
-			pendingReleases.add(keyPrefix, reservation, actualTokens);
-			if (pendingReleases.releases() >= MAX_RELEASE_BATCH) {
-				full = pendingReleases;
-				pendingReleases = new ReleaseBatch();
+		synchronized (lock) {
+			waiting.addRelease(keyPrefix, reservation, actualTokens);
+			if (waiting.releases() >= MAX_RELEASES_PER_CALL) {
+				ready = takeWaiting();
 			}
 			else if (!releaseScheduled) {
 				releaseScheduled = true;
 				schedule = true;
 			}
 		}
-		if (full != null) {
-			send(full);
+		if (ready != null) {
+			send(ready);
 		}
 		else if (schedule) {
-			resources.eventExecutorGroup().schedule(this::sendPendingReleases, RELEASE_LINGER_MICROS,
+			scheduleReleases();
+		}
+	}
+
+	private void scheduleReleases() {
+		try {
+			resources.eventExecutorGroup().schedule(this::sendLingeringReleases, RELEASE_LINGER_MICROS,
 					TimeUnit.MICROSECONDS);
 		}
+		catch (RejectedExecutionException closing) {
+			// closed meanwhile: close() sends what waits
+		}
 	}
 
-	private CompletionStage<?> sendPendingReleases() {
-		ReleaseBatch batch;
-		synchronized (releaseLock) {
-			batch = pendingReleases;
-			pendingReleases = new ReleaseBatch();
+	/** Sends what waits unless a call is on its way, whose end sends it. */
+	private void sendLingeringReleases() {
+		LimitsCall ready = null;
+		synchronized (lock) {
 			releaseScheduled = false;
+			if (!waiting.isEmpty() && callsInFlight < MAX_CALLS_IN_FLIGHT) {
+				ready = takeWaiting();
+			}
 		}
-		return send(batch);
+		if (ready != null) {
+			send(ready);
+		}
 	}
 
-	private CompletionStage<?> send(ReleaseBatch batch) {
-		if (batch.isEmpty()) {
-			return CompletableFuture.completedFuture(null);
+	/** Takes what waits out as a call now in flight; to be called holding {@link #lock}. */
+	private LimitsCall takeWaiting() {
+		LimitsCall call = waiting;
+		waiting = new LimitsCall();
+		callsInFlight++;
+		return call;
+	}
+
+	/**
+	 * Sends {@code call}. When it ends, what waits goes next: at once if it holds requests, else (releases only)
+	 * after the linger.
+	 */
+	private CompletionStage<List<Long>> send(LimitsCall call) {
+		CompletionStage<List<Long>> sent;
+		try {
+			sent = run(call.keys(), call.args(leaseMicros, parallelRetryMicros));
 		}
-		return run(releaseSha, RELEASE, batch.keys(), batch.args()).whenComplete((ignored, ex) -> {
+		catch (RuntimeException ex) {
+			sent = CompletableFuture.failedFuture(ex);
+		}
+		return sent.whenComplete((reply, ex) -> {
+			LimitsCall next = null;
+			boolean schedule = false;
+			synchronized (lock) {
+				callsInFlight--;
+				if (waiting.requests() > 0 && callsInFlight < MAX_CALLS_IN_FLIGHT) {
+					next = takeWaiting();
+				}
+				else if (!waiting.isEmpty() && !releaseScheduled) {
+					releaseScheduled = true;
+					schedule = true;
+				}
+			}
+			if (next != null) {
+				send(next);
+			}
+			else if (schedule) {
+				scheduleReleases();
+			}
 			if (ex != null) {
-				logger.debug("Could not release " + batch.releases()
-						+ " reservations in Redis (their counters expire by themselves): " + ex);
+				if (call.releases() > 0) {
+					logger.debug("Could not release " + call.releases()
+							+ " reservations in Redis (their counters expire by themselves): " + ex);
+				}
+				call.fail(unwrap(ex));
+			}
+			else {
+				call.complete(reply);
 			}
 		});
 	}
@@ -249,7 +304,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		return current != null && current.isOpen();
 	}
 
-	private CompletionStage<List<Long>> run(String sha, String script, List<String> keys, List<String> args) {
+	private CompletionStage<List<Long>> run(List<String> keys, List<String> args) {
 		StatefulRedisConnection<String, String> current = connection;
 		if (current == null) {
 			return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + uri));
@@ -257,10 +312,10 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		RedisAsyncCommands<String, String> commands = current.async();
 		String[] keyArray = keys.toArray(new String[0]);
 		String[] argArray = args.toArray(new String[0]);
-		CompletionStage<List<Long>> result = commands.evalsha(sha, ScriptOutputType.MULTI, keyArray, argArray);
+		CompletionStage<List<Long>> result = commands.evalsha(scriptSha, ScriptOutputType.MULTI, keyArray, argArray);
 		// a restarted Redis has forgotten its scripts: EVAL sends the script and caches it again
 		return result.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
-				? commands.<List<Long>>eval(script, ScriptOutputType.MULTI, keyArray, argArray)
+				? commands.<List<Long>>eval(SCRIPT, ScriptOutputType.MULTI, keyArray, argArray)
 				: CompletableFuture.failedFuture(ex));
 	}
 
@@ -291,8 +346,14 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	@Override
 	public void close() {
 		closed = true;
+		LimitsCall last;
+		synchronized (lock) {
+			last = takeWaiting();
+		}
 		try {
-			sendPendingReleases().toCompletableFuture().get(1, TimeUnit.SECONDS);
+			if (!last.isEmpty()) {
+				send(last).toCompletableFuture().get(1, TimeUnit.SECONDS);
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -122,6 +122,71 @@ class RedisRateLimitStoreTest {
 	}
 
 	@Test
+	void reservationsMadeTogetherGoInFewerCallsAndAreDecidedAsOneByOne() {
+		try (RedisRateLimitStore store = store("together:")) {
+			// 300 requests at once from one replica, on a key of 100 per minute and 20 in parallel, and 60 of them
+			// also on a model of 10 per minute: the counters must end as 300 calls in a row would leave them
+			List<Bucket> keyOnly = List.of(new Bucket(LimitScope.KEY, "k", 100, 0, 20));
+			List<Bucket> keyAndModel = List.of(new Bucket(LimitScope.KEY, "k", 100, 0, 20),
+					new Bucket(LimitScope.MODEL, "m", 10, 0, 0));
+			long callsBefore = reserveCalls();
+			List<java.util.concurrent.CompletableFuture<Reservation>> answers = new java.util.ArrayList<>();
+			for (int i = 0; i < 300; i++) {
+				answers.add(store.reserve((i % 5 == 0) ? keyAndModel : keyOnly, 1).toCompletableFuture());
+			}
+			List<Reservation> reservations = answers.stream().map(java.util.concurrent.CompletableFuture::join).toList();
+			long calls = reserveCalls() - callsBefore;
+
+			List<Reservation> admitted = reservations.stream().filter(Reservation::admitted).toList();
+			assertThat(admitted).hasSize(20);
+			assertThat(reservations.subList(0, 20)).allMatch(Reservation::admitted);
+			assertThat(reservations.subList(20, 300)).noneMatch(Reservation::admitted)
+				.allMatch((refused) -> refused.denied().kind() == LimitKind.MAX_PARALLEL);
+			// the 4 admitted of the model's requests (0, 5, 10, 15) took 4 of its 10
+			assertThat(connection.sync().zcard("together:max-parallel:key:k")).isEqualTo(20);
+			assertThat(store.read(List.of(new Bucket(LimitScope.MODEL, "m", 10, 0, 0))).toCompletableFuture().join())
+				.singleElement()
+				.satisfies((state) -> assertThat(state.remaining()).isEqualTo(6));
+			// each admitted request saw one less left on the key than the one before it (1 and 19 are on the key alone)
+			assertThat(admitted.get(1).requests().remaining()).isEqualTo(98);
+			assertThat(admitted.get(19).requests().remaining()).isEqualTo(80);
+			assertThat(calls).isBetween(2L, 299L);
+
+			admitted.forEach((reservation) -> reservation.release(1));
+			await().atMost(Duration.ofSeconds(5)).until(() -> connection.sync().zcard("together:max-parallel:key:k") == 0);
+		}
+	}
+
+	@Test
+	void aReleaseGoingWithTheNextReservationFreesItsPlaceBeforeThatReservationIsDecided() {
+		try (RedisRateLimitStore store = store("along:")) {
+			List<Bucket> buckets = List.of(new Bucket(LimitScope.KEY, "k", 0, 1_000, 1));
+			Reservation first = reserve(store, buckets, 100);
+
+			first.release(40);
+			Reservation second = reserve(store, buckets, 100);
+
+			assertThat(second.admitted()).isTrue();
+			assertThat(connection.sync().zrange("along:max-parallel:key:k", 0, -1)).containsExactly(second.leaseId());
+			// 40 used and 100 reserved of 1,000: the 100 reserved first and not used were given back first
+			assertThat(second.tokenLimit().remaining()).isBetween(860L, 870L);
+		}
+	}
+
+	/** How many times Redis has run the reserve script (by its SHA) or any script, from its own command counts. */
+	private static long reserveCalls() {
+		String stats = connection.sync().info("commandstats");
+		long calls = 0;
+		for (String line : stats.split("\r?\n")) {
+			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+				String count = line.substring(line.indexOf("calls=") + 6);
+				calls += Long.parseLong(count.substring(0, count.indexOf(',')));
+			}
+		}
+		return calls;
+	}
+
+	@Test
 	void everyKeyExpiresOnceItsCounterIsFullAgain() {
 		try (RedisRateLimitStore store = store("expiry:")) {
 			reserve(store, List.of(new Bucket(LimitScope.KEY, "k", 60, 0, 0)), 1);
