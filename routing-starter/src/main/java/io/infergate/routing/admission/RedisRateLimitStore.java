@@ -203,26 +203,29 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	@Override
 	public void release(Reservation reservation, long actualTokens) {
 		LimitsCall ready = null;
-		boolean schedule = false;
 		synchronized (lock) {
 			waiting.addRelease(keyPrefix, reservation, actualTokens);
 			if (waiting.releases() >= MAX_RELEASES_PER_CALL) {
 				ready = takeWaiting();
 			}
-			else if (!releaseScheduled) {
-				releaseScheduled = true;
-				schedule = true;
+			else {
+				lingerOnce();
 			}
 		}
 		if (ready != null) {
 			send(ready);
 		}
-		else if (schedule) {
-			scheduleReleases();
-		}
 	}
 
-	private void scheduleReleases() {
+	/**
+	 * Schedules the send of what waits {@value #RELEASE_LINGER_MICROS} µs from now, unless one is scheduled; to be
+	 * called holding {@link #lock}.
+	 */
+	private void lingerOnce() {
+		if (releaseScheduled) {
+			return;
+		}
+		releaseScheduled = true;
 		try {
 			resources.eventExecutorGroup().schedule(this::sendLingeringReleases, RELEASE_LINGER_MICROS,
 					TimeUnit.MICROSECONDS);
@@ -268,22 +271,17 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		}
 		return sent.whenComplete((reply, ex) -> {
 			LimitsCall next = null;
-			boolean schedule = false;
 			synchronized (lock) {
 				callsInFlight--;
 				if (waiting.requests() > 0 && callsInFlight < MAX_CALLS_IN_FLIGHT) {
 					next = takeWaiting();
 				}
-				else if (!waiting.isEmpty() && !releaseScheduled) {
-					releaseScheduled = true;
-					schedule = true;
+				else if (!waiting.isEmpty()) {
+					lingerOnce();
 				}
 			}
 			if (next != null) {
 				send(next);
-			}
-			else if (schedule) {
-				scheduleReleases();
 			}
 			if (ex != null) {
 				if (call.releases() > 0) {
