@@ -27,7 +27,7 @@
 # LEGS="scg infergate infergate2" INFERGATE2_ARGS="--management.tracing.enabled=false".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source bench/scripts/wrk-legs.sh # cpu_ticks
+source bench/scripts/wrk-legs.sh # cpu_ticks, wrk_post_script
 root=$(pwd)
 
 ROUNDS=${ROUNDS:-3}
@@ -184,19 +184,8 @@ start_infergate2() { # the same jar with INFERGATE2_ARGS added: a leg to compare
 	infergate=$first
 }
 
-cat >"$work/plain.lua" <<EOF
-wrk.method = "POST"
-wrk.path = "/v1/chat/completions"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '$chat'
-EOF
-cat >"$work/stream.lua" <<EOF
-wrk.method = "POST"
-wrk.path = "/v1/chat/completions"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["x-bench-stream"] = "1"
-wrk.body = '$stream'
-EOF
+wrk_post_script "$work/plain.lua" "$chat"
+wrk_post_script "$work/stream.lua" "$stream" x-bench-stream=1
 
 port_of() {
 	case $1 in

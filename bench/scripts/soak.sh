@@ -81,12 +81,7 @@ gateway_log=/tmp/gateway-rounds-gateway-$API_PORT.log
 await_ready "$MANAGEMENT_PORT"
 
 body='{"model":"bench-model","max_tokens":'$MAX_TOKENS',"stream":true,"messages":[{"role":"system","content":"You are a helpful assistant."},{"role":"user","content":"Tell me a long story about a lighthouse keeper."}]}'
-cat >"$WORK/stream.lua" <<EOF
-wrk.method = "POST"
-wrk.path = "/v1/chat/completions"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '$body'
-EOF
+wrk_post_script "$WORK/stream.lua" "$body"
 
 # One stream through the gateway: SSE, one content event per token, spread over time, [DONE] last.
 python3 - "$API_PORT" "$body" "$MAX_TOKENS" <<'PY'

@@ -4,6 +4,8 @@
 #   "NAME requests/s p50 p99 non-2xx".
 # await_ready URL LOG: waits up to 2 minutes for URL to answer 2xx; exits naming LOG if it never does.
 # cpu_ticks PID...: the processes' user + system time so far, in clock ticks (getconf CLK_TCK per second).
+# wrk_post_script FILE BODY [NAME=VALUE...]: writes a wrk script POSTing the JSON BODY to /v1/chat/completions, with
+#   the extra headers given.
 
 wrk_leg() {
 	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s bench/wrk/chat-completion.lua "$2" \
@@ -30,4 +32,18 @@ cpu_ticks() {
 		total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
 	done
 	echo "$total"
+}
+
+wrk_post_script() {
+	local file=$1 body=$2 header
+	shift 2
+	{
+		echo 'wrk.method = "POST"'
+		echo 'wrk.path = "/v1/chat/completions"'
+		echo 'wrk.headers["Content-Type"] = "application/json"'
+		for header in "$@"; do
+			echo "wrk.headers[\"${header%%=*}\"] = \"${header#*=}\""
+		done
+		echo "wrk.body = '$body'"
+	} >"$file"
 }
