@@ -53,6 +53,8 @@ class SharedRedisLimitsTests {
 
 	static final String PROBE_SECRET = "sk-probe-0aa913";
 
+	static final String LARGE_SECRET = "sk-large-7e20c4";
+
 	static final Pattern REFUSAL = Pattern.compile("\\{\"error\":\\{\"message\":\"Rate limit reached for llama on "
 			+ "requests per min \\(RPM\\): Limit 30, Used 30, Requested 1\\. Please try again in ([0-9.]+)(ms|s)\\.\","
 			+ "\"type\":\"requests\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}");
@@ -97,7 +99,8 @@ class SharedRedisLimitsTests {
 				key("burst", BURST_SECRET), "--infergate.auth.keys.burst.limits.rpm=30", key("outage", OUTAGE_SECRET),
 				"--infergate.auth.keys.outage.limits.rpm=4", key("after", AFTER_SECRET),
 				"--infergate.auth.keys.after.limits.rpm=4", key("probe", PROBE_SECRET),
-				"--infergate.auth.keys.probe.limits.rpm=100000");
+				"--infergate.auth.keys.probe.limits.rpm=100000", key("large", LARGE_SECRET),
+				"--infergate.auth.keys.large.limits.rpm=600");
 	}
 
 	private static String key(String id, String secret) {
@@ -180,6 +183,53 @@ class SharedRedisLimitsTests {
 			assertThat(message.matches()).as(response.body()).isTrue();
 			double wait = Double.parseDouble(message.group(1)) * (message.group(2).equals("s") ? 1000 : 1);
 			assertThat(wait).isCloseTo(retryMillis, org.assertj.core.data.Offset.offset(1.0));
+		}
+	}
+
+	@Test
+	void aLimitLargeEnoughForAllowancesStillAdmitsExactlyItsSizeAcrossBothReplicasWithFewerRedisCalls() {
+		long callsBefore = scriptCalls();
+		long start = System.nanoTime();
+		int accepted = 0;
+		List<Long> remaining = new ArrayList<>();
+		for (int i = 0; i < 700; i++) {
+			HttpResponse<String> response = chat((i % 2 == 0) ? failOpen : failClose, LARGE_SECRET);
+			if (response.statusCode() == 200) {
+				accepted++;
+				assertThat(response.headers().firstValue("x-ratelimit-limit-requests")).hasValue("600");
+				remaining.add(Long.parseLong(response.headers().firstValue("x-ratelimit-remaining-requests").orElseThrow()));
+			}
+			else {
+				assertThat(response.statusCode()).as(response.body()).isEqualTo(429);
+				assertThat(response.headers().firstValue("x-ratelimit-remaining-requests")).hasValue("0");
+			}
+		}
+		double elapsedSeconds = (System.nanoTime() - start) / 1e9;
+		long calls = scriptCalls() - callsBefore;
+
+		// 600 a minute, 1% of it (6) taken at a time by each replica: never more than 600 and what refilled (10 a
+		// second), and none lost in an allowance
+		assertThat(accepted).isBetween(600, 600 + 1 + (int) (elapsedSeconds * 10));
+		assertThat(remaining).allMatch((left) -> left >= 0 && left < 600);
+		// far from the limit one call admits several requests; each of the 100 or so refusals is a call of its own
+		assertThat(calls).isLessThan(500);
+	}
+
+	/** How many times Redis has run a script, from its own command counts. */
+	private static long scriptCalls() {
+		io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(redis.url());
+		try (var connection = client.connect()) {
+			long calls = 0;
+			for (String line : connection.sync().info("commandstats").split("\r?\n")) {
+				if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+					String count = line.substring(line.indexOf("calls=") + 6);
+					calls += Long.parseLong(count.substring(0, count.indexOf(',')));
+				}
+			}
+			return calls;
+		}
+		finally {
+			client.shutdown();
 		}
 	}
 

@@ -104,7 +104,8 @@ public class AdmissionConfiguration {
 		logger.info("Rate limits are shared through Redis at " + redactedUrl(properties.getRedisUrl())
 				+ "; on-store-failure: " + properties.getOnStoreFailure().configName());
 		RedisRateLimitStore redis = new RedisRateLimitStore(properties.getRedisUrl(), properties.getRedisTimeout(),
-				properties.getRedisKeyPrefix(), properties.getLeaseTimeout(), properties.getParallelRetryAfter());
+				properties.getRedisKeyPrefix(), properties.getLeaseTimeout(), properties.getParallelRetryAfter(),
+				properties.getRedisAllowance());
 		return new FailoverRateLimitStore(redis, memory, properties.getOnStoreFailure(),
 				registry.getIfUnique(SimpleMeterRegistry::new));
 	}

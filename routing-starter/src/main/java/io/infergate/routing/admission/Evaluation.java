@@ -53,12 +53,17 @@ final class Evaluation {
 	}
 
 	Reservation finish(RateLimitStore store, String leaseId) {
+		return finish(store, leaseId, null);
+	}
+
+	/** As {@link #finish(RateLimitStore, String)}, with what the store needs back at release. */
+	Reservation finish(RateLimitStore store, String leaseId, Object storeHandle) {
 		if (refused) {
 			return new Reservation(Reservation.Status.REJECTED, store, buckets, tokens, null, requestsBefore,
-					tokensBefore, denied);
+					tokensBefore, denied, null);
 		}
 		return new Reservation(Reservation.Status.ADMITTED, store, buckets, tokens, leaseId, requestsAfter,
-				tokensAfter, null);
+				tokensAfter, null, storeHandle);
 	}
 
 	private static LimitState tighter(LimitState current, LimitState candidate) {

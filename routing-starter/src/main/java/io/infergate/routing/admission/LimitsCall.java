@@ -20,6 +20,12 @@ import java.util.concurrent.CompletableFuture;
  */
 final class LimitsCall {
 
+	/**
+	 * Values per counter of a request in the reply: remaining before, remaining after, reset before (µs), reset after
+	 * (µs), retry after (µs), requested units, and the units granted to this replica's allowance.
+	 */
+	static final int VALUES_PER_COUNTER = 7;
+
 	private final Map<String, Counter> counters = new LinkedHashMap<>();
 
 	private final List<String> requestArgs = new ArrayList<>();
@@ -30,16 +36,18 @@ final class LimitsCall {
 
 	/**
 	 * Adds a request needing {@code tokens} against {@code buckets}, whose counters are under {@code keyPrefix};
-	 * {@code commit} false only reads the counters. {@link #complete(List)} gives {@code answer} the request's slice
-	 * of the script's reply: the verdict, then six values per counter.
+	 * {@code commit} false only reads the counters. {@code wants} (or {@code null} for none) asks, per counter of the
+	 * request (buckets in order, each's RPM, TPM and max-parallel counters that are limited), for that many units
+	 * more for this replica's {@link Allowances}, granted only with an admitted request. {@link #complete(List)} gives {@code answer} the
+	 * request's slice of the script's reply: the verdict, then {@value #VALUES_PER_COUNTER} values per counter.
 	 */
 	void addRequest(String keyPrefix, List<Bucket> buckets, long tokens, String leaseId, boolean commit,
-			CompletableFuture<List<Long>> answer) {
+			long[] wants, CompletableFuture<List<Long>> answer) {
 		List<String> indexes = new ArrayList<>(buckets.size() * 2);
 		for (Bucket bucket : buckets) {
 			for (LimitKind kind : LimitKind.values()) {
 				if (bucket.limit(kind) > 0) {
-					indexes.add(Integer.toString(counter(keyPrefix, bucket, kind).index));
+					indexes.add(Integer.toString(counter(keyPrefix + bucket.storeKey(kind), kind, bucket.limit(kind)).index));
 				}
 			}
 		}
@@ -48,27 +56,29 @@ final class LimitsCall {
 		requestArgs.add(commit ? "1" : "0");
 		requestArgs.add(Integer.toString(indexes.size()));
 		requestArgs.addAll(indexes);
-		requests.add(new Pending(1 + 6 * indexes.size(), answer));
+		for (int i = 0; i < indexes.size(); i++) {
+			requestArgs.add((wants != null) ? Long.toString(wants[i]) : "0");
+		}
+		requests.add(new Pending(1 + VALUES_PER_COUNTER * indexes.size(), answer));
 	}
 
-	/** Adds the release of {@code reservation}, which used {@code actualTokens}, with counters under {@code keyPrefix}. */
-	void addRelease(String keyPrefix, Reservation reservation, long actualTokens) {
-		long actual = Math.max(0, actualTokens);
-		for (Bucket bucket : reservation.buckets()) {
-			if (bucket.tpm() > 0) {
-				counter(keyPrefix, bucket, LimitKind.TPM).correction += actual
-						- Gcra.cost(LimitKind.TPM, bucket.tpm(), reservation.tokens());
-			}
-			if (bucket.maxParallel() > 0) {
-				counter(keyPrefix, bucket, LimitKind.MAX_PARALLEL).endedLeases.add(reservation.leaseId());
-			}
-		}
+	/** Moves the per-minute counter {@code key} by {@code deltaUnits}: a token correction, or units given back. */
+	void correct(String key, LimitKind kind, long limit, long deltaUnits) {
+		counter(key, kind, limit).correction += deltaUnits;
+	}
+
+	/** Ends the lease {@code leaseId} on the max-parallel counter {@code key}. */
+	void endLease(String key, long limit, String leaseId) {
+		counter(key, LimitKind.MAX_PARALLEL, limit).endedLeases.add(leaseId);
+	}
+
+	/** Counts one more release (or return of an allowance) carried by the call. */
+	void countRelease() {
 		releases++;
 	}
 
-	private Counter counter(String keyPrefix, Bucket bucket, LimitKind kind) {
-		return counters.computeIfAbsent(keyPrefix + bucket.storeKey(kind),
-				(key) -> new Counter(counters.size() + 1, kind, bucket.limit(kind)));
+	private Counter counter(String key, LimitKind kind, long limit) {
+		return counters.computeIfAbsent(key, (name) -> new Counter(counters.size() + 1, kind, limit));
 	}
 
 	/** The requests to check and reserve. */

@@ -37,6 +37,14 @@ public class RateLimitProperties {
 	private String redisKeyPrefix = "infergate:rl:";
 
 	/**
+	 * The part of each limit a replica takes from Redis at once and spends on its own requests without a call
+	 * (Redis grants at most half of what remains, so nothing goes beyond a limit); given back after a second unused.
+	 * Only limits where it comes to 2 units or more are taken this way (with 0.01, limits of 200 or more), at most 64
+	 * max-parallel leases at once. 0 decides every request in Redis.
+	 */
+	private double redisAllowance = 0.01;
+
+	/**
 	 * What admission does while the Redis store cannot be reached: fail-open decides with this replica's memory
 	 * counters, fail-close answers 503.
 	 */
@@ -69,6 +77,9 @@ public class RateLimitProperties {
 				problems.add("infergate.rate-limits.redis-url: not a Redis URL such as redis://127.0.0.1:6379 ("
 						+ ex.getMessage() + ")");
 			}
+		}
+		if (!(redisAllowance >= 0 && redisAllowance <= 0.5)) {
+			problems.add("infergate.rate-limits.redis-allowance: must be between 0 (off) and 0.5, got " + redisAllowance);
 		}
 		positive(problems, "infergate.rate-limits.redis-timeout", redisTimeout);
 		positive(problems, "infergate.rate-limits.lease-timeout", leaseTimeout);
@@ -146,6 +157,14 @@ public class RateLimitProperties {
 
 	public void setDefaultLimits(Limits defaultLimits) {
 		this.defaultLimits = defaultLimits;
+	}
+
+	public double getRedisAllowance() {
+		return redisAllowance;
+	}
+
+	public void setRedisAllowance(double redisAllowance) {
+		this.redisAllowance = redisAllowance;
 	}
 
 	public Duration getLeaseTimeout() {

@@ -66,6 +66,10 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private static final int MAX_REQUESTS_PER_CALL = 128;
 
+	private static final long ALLOWANCE_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final long ALLOWANCE_SWEEP_MILLIS = 250;
+
 	private final ClientResources resources;
 
 	private final RedisClient client;
@@ -88,6 +92,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private LimitsCall waiting = new LimitsCall();
 
+	private final Allowances allowances;
+
 	private int callsInFlight;
 
 	private boolean releaseScheduled;
@@ -96,15 +102,23 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private volatile boolean closed;
 
+	/** A store that decides every request in Redis (no {@link Allowances}). */
+	public RedisRateLimitStore(String redisUrl, Duration timeout, String keyPrefix, Duration leaseTimeout,
+			Duration parallelRetry) {
+		this(redisUrl, timeout, keyPrefix, leaseTimeout, parallelRetry, 0);
+	}
+
 	/**
 	 * @param redisUrl e.g. {@code redis://127.0.0.1:6379}
 	 * @param timeout how long one command may take before it counts as a failure
 	 * @param keyPrefix prefix of every key
 	 * @param leaseTimeout how long a max-parallel lease lives when nothing ends it
 	 * @param parallelRetry the wait suggested to a request refused by a max-parallel limit
+	 * @param allowanceShare the part of each limit this replica takes at once to decide requests without a call
+	 * ({@link Allowances}); 0 decides every request in Redis
 	 */
 	public RedisRateLimitStore(String redisUrl, Duration timeout, String keyPrefix, Duration leaseTimeout,
-			Duration parallelRetry) {
+			Duration parallelRetry, double allowanceShare) {
 		this.uri = RedisURI.create(redisUrl);
 		this.uri.setTimeout(timeout);
 		this.keyPrefix = keyPrefix;
@@ -123,7 +137,12 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 			.timeoutOptions(TimeoutOptions.enabled(timeout))
 			.build());
 		this.scriptSha = sha1(SCRIPT);
+		this.allowances = new Allowances(allowanceShare, ALLOWANCE_IDLE_NANOS, leaseTimeout.toNanos());
 		connect();
+		if (allowanceShare > 0) {
+			resources.eventExecutorGroup().scheduleAtFixedRate(this::giveBackIdleAllowances, ALLOWANCE_SWEEP_MILLIS,
+					ALLOWANCE_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+		}
 	}
 
 	@Override
@@ -131,10 +150,41 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		return "redis";
 	}
 
+	/**
+	 * Admits the request from this replica's allowances when they cover it; else decides it in Redis, asking for
+	 * more allowance where it runs low.
+	 */
 	@Override
 	public CompletionStage<Reservation> reserve(List<Bucket> buckets, long tokens) {
+		long[] wants;
+		synchronized (lock) {
+			if (!allowances.isEmpty()) {
+				if (isConnected()) {
+					Reservation local = allowances.take(this, keyPrefix, buckets, tokens, System.nanoTime());
+					if (local != null) {
+						return CompletableFuture.completedFuture(local);
+					}
+				}
+				else {
+					allowances.forget();
+				}
+			}
+			wants = allowances.wants(keyPrefix, buckets, System.nanoTime());
+		}
 		String leaseId = leasePrefix + Long.toString(leases.incrementAndGet(), 36);
-		return reserveOrRead(buckets, tokens, leaseId, true).thenApply((states) -> {
+		return reserveOrRead(buckets, tokens, leaseId, true, wants).whenComplete((values, ex) -> {
+			synchronized (lock) {
+				if (ex != null) {
+					allowances.notGranted(keyPrefix, buckets, wants);
+				}
+				else if (wants != null || !allowances.isEmpty()) {
+					allowances.granted(waiting, keyPrefix, buckets, wants, values, leaseId, System.nanoTime());
+					if (!waiting.isEmpty()) {
+						lingerOnce();
+					}
+				}
+			}
+		}).thenApply((states) -> {
 			Evaluation evaluation = evaluation(buckets, tokens, states);
 			return evaluation.finish(this, leaseId);
 		});
@@ -142,7 +192,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	@Override
 	public CompletionStage<List<LimitState>> read(List<Bucket> buckets) {
-		return reserveOrRead(buckets, 0, "-", false).thenApply((values) -> {
+		return reserveOrRead(buckets, 0, "-", false, null).thenApply((values) -> {
 			List<LimitState> states = new ArrayList<>();
 			int at = 1;
 			for (Bucket bucket : buckets) {
@@ -150,7 +200,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 					if (bucket.limit(kind) > 0) {
 						states.add(new LimitState(bucket, kind, bucket.limit(kind), values.get(at),
 								values.get(at + 2), 0, 0));
-						at += 6;
+						at += LimitsCall.VALUES_PER_COUNTER;
 					}
 				}
 			}
@@ -165,11 +215,11 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	 * once for many requests.
 	 */
 	private CompletionStage<List<Long>> reserveOrRead(List<Bucket> buckets, long tokens, String leaseId,
-			boolean commit) {
+			boolean commit, long[] wants) {
 		CompletableFuture<List<Long>> answer = new CompletableFuture<>();
 		LimitsCall ready = null;
 		synchronized (lock) {
-			waiting.addRequest(keyPrefix, buckets, tokens, leaseId, commit, answer);
+			waiting.addRequest(keyPrefix, buckets, tokens, leaseId, commit, wants, answer);
 			if (callsInFlight < MAX_CALLS_IN_FLIGHT || waiting.requests() >= MAX_REQUESTS_PER_CALL) {
 				ready = takeWaiting();
 			}
@@ -188,7 +238,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 				if (bucket.limit(kind) > 0) {
 					evaluation.add(bucket, kind, values.get(at + 5), values.get(at), values.get(at + 1),
 							values.get(at + 2), values.get(at + 3), values.get(at + 4));
-					at += 6;
+					at += LimitsCall.VALUES_PER_COUNTER;
 				}
 			}
 		}
@@ -196,15 +246,20 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	}
 
 	/**
-	 * Queues the release for the next call: with the next request's check-and-reserve when one goes within
-	 * {@value #RELEASE_LINGER_MICROS} µs, else on its own then; {@value #MAX_RELEASES_PER_CALL} releases go at once.
-	 * Under load the releases thus ride along with the reservations; an idle gateway settles each within that linger.
+	 * Settles what the allowances can (tokens back into them, leases back into their pools) and queues the rest for
+	 * the next call: with the next request's check-and-reserve when one goes within {@value #RELEASE_LINGER_MICROS}
+	 * µs, else on its own then; {@value #MAX_RELEASES_PER_CALL} releases go at once. Under load the releases thus
+	 * ride along with the reservations; an idle gateway settles each within that linger.
 	 */
 	@Override
 	public void release(Reservation reservation, long actualTokens) {
 		LimitsCall ready = null;
 		synchronized (lock) {
-			waiting.addRelease(keyPrefix, reservation, actualTokens);
+			int before = waiting.releases();
+			allowances.release(waiting, keyPrefix, reservation, actualTokens, System.nanoTime());
+			if (waiting.releases() == before) {
+				return;
+			}
 			if (waiting.releases() >= MAX_RELEASES_PER_CALL) {
 				ready = takeWaiting();
 			}
@@ -232,6 +287,26 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		}
 		catch (RejectedExecutionException closing) {
 			// closed meanwhile: close() sends what waits
+		}
+	}
+
+	/** Gives back the allowances left unused, or forgets them all when Redis is lost; runs every few hundred ms. */
+	private void giveBackIdleAllowances() {
+		LimitsCall ready = null;
+		synchronized (lock) {
+			if (allowances.isEmpty()) {
+				return;
+			}
+			if (!isConnected()) {
+				allowances.forget();
+				return;
+			}
+			if (allowances.giveBack(waiting, System.nanoTime(), false) && callsInFlight < MAX_CALLS_IN_FLIGHT) {
+				ready = takeWaiting();
+			}
+		}
+		if (ready != null) {
+			send(ready);
 		}
 	}
 
@@ -278,6 +353,10 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 				}
 				else if (!waiting.isEmpty()) {
 					lingerOnce();
+				}
+				if (ex != null) {
+					// what Redis granted may be gone with it: decide in Redis (or as on-store-failure says) until back
+					allowances.forget();
 				}
 			}
 			if (next != null) {
@@ -346,6 +425,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		closed = true;
 		LimitsCall last;
 		synchronized (lock) {
+			allowances.giveBack(waiting, System.nanoTime(), true);
 			last = takeWaiting();
 		}
 		try {

@@ -15,7 +15,7 @@ public final class Reservation {
 	}
 
 	private static final Reservation UNLIMITED = new Reservation(Status.ADMITTED, null, List.of(), 0, null, null,
-			null, null);
+			null, null, null);
 
 	private final Status status;
 
@@ -33,10 +33,12 @@ public final class Reservation {
 
 	private final LimitState denied;
 
+	private final Object storeHandle;
+
 	private final AtomicBoolean released = new AtomicBoolean();
 
 	Reservation(Status status, RateLimitStore store, List<Bucket> buckets, long tokens, String leaseId,
-			LimitState requests, LimitState tokenLimit, LimitState denied) {
+			LimitState requests, LimitState tokenLimit, LimitState denied, Object storeHandle) {
 		this.status = status;
 		this.store = store;
 		this.buckets = buckets;
@@ -45,6 +47,7 @@ public final class Reservation {
 		this.requests = requests;
 		this.tokenLimit = tokenLimit;
 		this.denied = denied;
+		this.storeHandle = storeHandle;
 	}
 
 	/** An admission no limit applied to: nothing held, nothing to release. */
@@ -53,7 +56,7 @@ public final class Reservation {
 	}
 
 	static Reservation unavailable(List<Bucket> buckets, long tokens) {
-		return new Reservation(Status.STORE_UNAVAILABLE, null, buckets, tokens, null, null, null, null);
+		return new Reservation(Status.STORE_UNAVAILABLE, null, buckets, tokens, null, null, null, null, null);
 	}
 
 	public Status status() {
@@ -77,6 +80,11 @@ public final class Reservation {
 	/** The id of the request's lease on its max-parallel limits, or {@code null}. */
 	public String leaseId() {
 		return leaseId;
+	}
+
+	/** What the store that admitted the request keeps with it for {@link #release}, or {@code null}. */
+	Object storeHandle() {
+		return storeHandle;
 	}
 
 	/** The request limit with the fewest requests left, or {@code null} when no RPM limit applies. */

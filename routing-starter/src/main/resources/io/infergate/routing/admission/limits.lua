@@ -6,10 +6,13 @@
 -- ARGV: lease timeout (µs), retry hint for max-parallel (µs);
 --       then per key: kind (rpm | tpm | max-parallel), limit, m, and m values: for tpm, m = 1 and the summed token
 --       correction of the releases (actual - reserved); for max-parallel, the m lease ids the releases end;
---       then per request: tokens, lease id, commit (1 reserve, 0 read only), n, and the n indexes (into KEYS) of
---       its counters.
+--       then per request: tokens, lease id, commit (1 reserve, 0 read only), n, the n indexes (into KEYS) of its
+--       counters, and n wants: units of each counter to grant this replica's allowance besides the request (see
+--       Allowances.java), at most half of what remains after it; granted only when the request is admitted and
+--       committed. A max-parallel grant is that many leases named <lease id>:1, <lease id>:2, ...
 -- Returns, per request: admitted (1|0), then per counter of the request: remaining before, remaining after,
---          reset before (µs), reset after (µs), retry after (µs, 0 unless this limit refuses), requested units.
+--          reset before (µs), reset after (µs), retry after (µs, 0 unless this limit refuses), requested units,
+--          units granted.
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local period = 60000000
@@ -61,6 +64,7 @@ while at <= #ARGV do
   out[verdict] = 1
   local admitted = 1
   local nexts = {}
+  local grants = {}
   for j = 1, n do
     local i = tonumber(ARGV[at + 3 + j])
     local limit = limits[i]
@@ -77,6 +81,8 @@ while at <= #ARGV do
       out[#out + 1] = 0
       out[#out + 1] = retry
       out[#out + 1] = 1
+      grants[j] = #out + 1
+      out[#out + 1] = 0
     else
       local interval = period / limit
       local cost = 1
@@ -95,25 +101,43 @@ while at <= #ARGV do
       out[#out + 1] = math.ceil(nxt - now)
       out[#out + 1] = retry
       out[#out + 1] = cost
+      grants[j] = #out + 1
+      out[#out + 1] = 0
     end
   end
   out[verdict] = admitted
   if admitted == 1 and commit then
     for j = 1, n do
       local i = tonumber(ARGV[at + 3 + j])
+      local want = tonumber(ARGV[at + 3 + n + j])
       if kinds[i] == 'max-parallel' then
         state[i] = state[i] + 1
         local held = leases[i] or {}
         held[#held + 1] = now + leaseMicros
         held[#held + 1] = lease
+        local grant = math.min(want, math.floor(math.max(0, limits[i] - state[i]) / 2))
+        for g = 1, grant do
+          held[#held + 1] = now + leaseMicros
+          held[#held + 1] = lease .. ':' .. g
+        end
         leases[i] = held
+        state[i] = state[i] + math.max(0, grant)
+        out[grants[j]] = math.max(0, grant)
       else
         state[i] = nexts[j]
         changed[i] = true
+        if want > 0 then
+          local interval = period / limits[i]
+          local grant = math.min(want, math.floor(remaining(state[i], interval) / 2))
+          if grant > 0 then
+            state[i] = state[i] + grant * interval
+            out[grants[j]] = grant
+          end
+        end
       end
     end
   end
-  at = at + 4 + n
+  at = at + 4 + 2 * n
 end
 
 for i = 1, #KEYS do
