@@ -8,6 +8,7 @@ import org.apache.commons.logging.LogFactory;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
@@ -54,9 +55,15 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 		return super.writeWith((relayed != null) ? Flux.from(body).doOnNext(relayed::onBody) : body);
 	}
 
+	/**
+	 * Writes a stream event by event. Events the writer drops unread when the client goes away are released here
+	 * ({@link UnwrittenEvents}), and are not counted as relayed.
+	 */
 	@Override
 	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body);
+		UnwrittenEvents unwritten = new UnwrittenEvents();
+		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body)
+			.<Publisher<? extends DataBuffer>>map(unwritten::track);
 		if (relayed != null) {
 			events = events.map((event) -> Flux.from(event).doOnNext(relayed::onBody));
 		}
@@ -65,9 +72,11 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 			events = events.timeout(streamIdleTimeout, Flux.error(() -> new StreamIdleTimeoutException(
 					"no event for " + streamIdleTimeout.toMillis() + " ms")));
 		}
-		events = events
-			.onErrorResume((ex) -> isEventStream() ? Flux.just(Mono.just(errorEvent(ex))) : Flux.error(ex));
-		return super.writeAndFlushWith(events);
+		events = events.onErrorResume(
+				(ex) -> isEventStream() ? Flux.just(unwritten.track(Mono.just(errorEvent(ex)))) : Flux.error(ex));
+		return super.writeAndFlushWith(events)
+			.doFinally((signal) -> unwritten.releaseUnread())
+			.contextWrite((context) -> Operators.enableOnDiscard(context, UnwrittenEvents::releaseDiscarded));
 	}
 
 	/** A stream that stayed silent longer than its pool's {@code timeouts.stream-idle}. */
