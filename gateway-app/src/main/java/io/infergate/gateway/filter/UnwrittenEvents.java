@@ -1,8 +1,7 @@
 package io.infergate.gateway.filter;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
@@ -20,24 +19,37 @@ import org.springframework.core.io.buffer.DataBufferUtils;
  * discards the waiting ones unread, and its discard hook releases only buffers, not the publishers around them. Each
  * such event keeps its model-server chunk (and the network buffer the chunk is a slice of) until the garbage
  * collector finds it, which Netty reports as a leak. Every event here is either read by the writer or, once the write
- * has ended, read here and released: never both, whichever comes first. A buffer the writer discards after reading
+ * has ended, read here and released: never both, whichever comes first. The writer reads events in order and holds
+ * at most 33 unread, so only the last {@value #WINDOW} are kept. A buffer the writer discards after reading
  * its event, before converting it to Netty's own type, reaches the write's discard hook, {@link #releaseDiscarded}.
  */
 final class UnwrittenEvents {
 
-	private final Set<Event> unread = ConcurrentHashMap.newKeySet();
+	/**
+	 * More events than the writer can hold unread: Reactor Netty's {@code concatMap} asks for 32 ahead of the one it
+	 * reads, and nothing between this decorator and it buffers events.
+	 */
+	static final int WINDOW = 64;
+
+	private final AtomicReferenceArray<Event> recent = new AtomicReferenceArray<>(WINDOW);
+
+	/** Events tracked so far; only the one thread signalling the stream at a time writes it. */
+	private int tracked;
 
 	/** {@code event}, as a publisher that the writer reads once or {@link #releaseUnread} releases. */
 	Publisher<DataBuffer> track(Publisher<? extends DataBuffer> event) {
-		Event tracked = new Event(event);
-		unread.add(tracked);
-		return tracked;
+		Event wrapped = new Event(event);
+		recent.lazySet(tracked++ & (WINDOW - 1), wrapped);
+		return wrapped;
 	}
 
 	/** Releases every event the writer has not read; for when the write has ended, however it ended. */
 	void releaseUnread() {
-		for (Event event : unread) {
-			event.release();
+		for (int i = 0; i < WINDOW; i++) {
+			Event event = recent.get(i);
+			if (event != null) {
+				event.release();
+			}
 		}
 	}
 
@@ -51,16 +63,23 @@ final class UnwrittenEvents {
 		}
 	}
 
-	/** How many events wait unread. */
+	/** How many of the last {@value #WINDOW} events wait unread. */
 	int unread() {
-		return unread.size();
+		int unread = 0;
+		for (int i = 0; i < WINDOW; i++) {
+			Event event = recent.get(i);
+			if (event != null && !event.get()) {
+				unread++;
+			}
+		}
+		return unread;
 	}
 
-	private final class Event implements Publisher<DataBuffer> {
+	/** One event: {@code true} once taken, by the writer or to be released. */
+	@SuppressWarnings("serial")
+	private static final class Event extends AtomicBoolean implements Publisher<DataBuffer> {
 
-		private final Publisher<? extends DataBuffer> source;
-
-		private final AtomicBoolean taken = new AtomicBoolean();
+		private final transient Publisher<? extends DataBuffer> source;
 
 		private Event(Publisher<? extends DataBuffer> source) {
 			this.source = source;
@@ -68,8 +87,7 @@ final class UnwrittenEvents {
 
 		@Override
 		public void subscribe(Subscriber<? super DataBuffer> subscriber) {
-			if (taken.compareAndSet(false, true)) {
-				unread.remove(this);
+			if (compareAndSet(false, true)) {
 				Flux.<DataBuffer>from(source).subscribe(subscriber);
 			}
 			else {
@@ -79,8 +97,7 @@ final class UnwrittenEvents {
 		}
 
 		private void release() {
-			if (taken.compareAndSet(false, true)) {
-				unread.remove(this);
+			if (compareAndSet(false, true)) {
 				Flux.<DataBuffer>from(source).subscribe(DataBufferUtils::release, (ex) -> {
 				});
 			}

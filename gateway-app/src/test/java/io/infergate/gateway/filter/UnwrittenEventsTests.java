@@ -20,6 +20,7 @@ import org.springframework.http.MediaType;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Stream events the writer drops unread when a client goes away are released, exactly once: the writer here behaves
@@ -33,12 +34,21 @@ class UnwrittenEventsTests {
 
 	/** Ten one-event publishers, as Spring Cloud Gateway hands a model server's stream to the response. */
 	private Flux<Publisher<DataBuffer>> tenEvents() {
-		return Flux.range(0, 10).map((i) -> {
+		return events(10);
+	}
+
+	private Flux<Publisher<DataBuffer>> events(int count) {
+		return Flux.range(0, count).map((i) -> {
 			NettyDataBuffer buffer = buffers.wrap(buffers.getByteBufAllocator().buffer());
 			buffer.write(("data: {\"n\":" + i + "}\n\n").getBytes(StandardCharsets.UTF_8));
 			sent.add(buffer.getNativeBuffer());
 			return Mono.just(buffer);
 		});
+	}
+
+	/** The write's clean-up runs after its end reaches the caller, on the thread that ended it: wait for it. */
+	private void awaitAllReleased() {
+		await().atMost(Duration.ofSeconds(5)).until(() -> sent.stream().allMatch((buffer) -> buffer.refCnt() == 0));
 	}
 
 	/** A response whose client goes away after the first event: the connection closes and the write is cancelled. */
@@ -76,7 +86,8 @@ class UnwrittenEventsTests {
 
 		response.writeAndFlushWith(tenEvents()).block();
 
-		assertThat(sent).hasSize(10).allMatch((buffer) -> buffer.refCnt() == 0);
+		assertThat(sent).hasSize(10);
+		awaitAllReleased();
 	}
 
 	/** A response whose client goes away while the writer holds the first event's buffer, before it is written. */
@@ -103,7 +114,29 @@ class UnwrittenEventsTests {
 		response.writeAndFlushWith(tenEvents()).block();
 
 		// the first event's buffer was discarded by the writer, the nine others never read
-		assertThat(sent).hasSize(10).allMatch((buffer) -> buffer.refCnt() == 0);
+		assertThat(sent).hasSize(10);
+		awaitAllReleased();
+	}
+
+	@Test
+	void aLongStreamCutAfterManyEventsReleasesTheEventsQueuedAtTheEnd() {
+		// far more events than the window of the last 64 kept: the writer reads 150, with up to 32 queued behind
+		MockServerHttpResponse delegate = new MockServerHttpResponse() {
+			@Override
+			protected Mono<Void> writeAndFlushWithInternal(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+				return Flux.from(body)
+					.concatMap((event) -> Mono.delay(Duration.ofMillis(1)).thenMany(event), 32)
+					.take(150)
+					.doOnNext(DataBufferUtils::release)
+					.then();
+			}
+		};
+		delegate.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
+
+		new InferenceResponse(delegate, null, null, null).writeAndFlushWith(events(1_000)).block();
+
+		assertThat(sent).hasSizeGreaterThan(150);
+		awaitAllReleased();
 	}
 
 	@Test
