@@ -1,5 +1,8 @@
 package io.infergate.bench.admission;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +19,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.infergate.routing.admission.Admission;
@@ -23,13 +27,22 @@ import io.infergate.routing.admission.Caller;
 import io.infergate.routing.admission.Limits;
 import io.infergate.routing.admission.MemoryRateLimitStore;
 import io.infergate.routing.admission.RateLimitPolicy;
+import io.infergate.routing.admission.RateLimitStore;
 import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.admission.RedisRateLimitStore;
 import io.infergate.routing.admission.TokenUsage;
 
 /**
- * One request through admission by rate limits with the memory store, as the gateway's admit step runs it: resolve
- * the caller's buckets, check and reserve every limit atomically, then settle with the real usage and release the
- * max-parallel lease. Limits are high enough that nothing is ever refused, so every operation does the whole work.
+ * One request through admission by rate limits, as the gateway's admit step runs it: resolve the caller's buckets,
+ * check and reserve every limit atomically, then settle with the real usage and release the max-parallel lease.
+ * Limits are high enough that nothing is ever refused, so every operation does the whole work.
+ * <ul>
+ * <li>{@code store=memory}: this replica's counters;</li>
+ * <li>{@code store=redis}: the Redis store with its default allowances (1% of each limit), against a
+ * {@code redis-server} started on a free loopback port for the trial: far from the limits, almost every request is
+ * decided from the allowances, and the occasional call to Redis (a top-up, a give-back) falls inside the
+ * measurement.</li>
+ * </ul>
  * <ul>
  * <li>{@code buckets=0}: nothing limited (the store is never consulted; tenant counts only);</li>
  * <li>{@code buckets=1}: the key's RPM, TPM and max-parallel;</li>
@@ -54,7 +67,14 @@ public class RateLimiterBenchmark {
 	@Param({ "0", "1", "4" })
 	public int buckets;
 
+	@Param({ "memory", "redis" })
+	public String store;
+
 	private RateLimiter limiter;
+
+	private Process redisServer;
+
+	private RedisRateLimitStore redisStore;
 
 	@Setup
 	public void setUp() {
@@ -66,8 +86,52 @@ public class RateLimiterBenchmark {
 					Map.of("bench-key", new RateLimitPolicy.KeyLimits("bench-tenant", HIGH, Map.of("bench-model", HIGH))),
 					Map.of("bench-tenant", HIGH), Map.of("bench-model", HIGH), Limits.NONE);
 		};
-		limiter = new RateLimiter(policy, new MemoryRateLimitStore(Duration.ofSeconds(1)),
+		RateLimitStore counters = store.equals("redis") ? startRedisStore()
+				: new MemoryRateLimitStore(Duration.ofSeconds(1));
+		limiter = new RateLimiter(policy, counters,
 				new io.infergate.routing.admission.TenantMeters(new SimpleMeterRegistry()));
+	}
+
+	private RateLimitStore startRedisStore() {
+		try {
+			int port;
+			try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+				port = free.getLocalPort();
+			}
+			redisServer = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+					"--save", "", "--appendonly", "no")
+				.redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			redisStore = new RedisRateLimitStore("redis://127.0.0.1:" + port, Duration.ofMillis(500), "bench:",
+					Duration.ofMinutes(10), Duration.ofSeconds(1), 0.01);
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+			while (!redisStore.isConnected()) {
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException("redis-server on port " + port + " did not accept a connection");
+				}
+				Thread.sleep(50);
+			}
+			return redisStore;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("store=redis needs redis-server on the PATH (Debian package 'redis-server')",
+					ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@TearDown
+	public void tearDown() {
+		if (redisStore != null) {
+			redisStore.close();
+		}
+		if (redisServer != null) {
+			redisServer.destroy();
+		}
 	}
 
 	@Benchmark
