@@ -42,7 +42,8 @@ final class Allowances {
 
 	private final long leaseNanos;
 
-	private final Map<String, Allowance> byCounter = new HashMap<>();
+	/** Per bucket, its counters' allowances by {@link LimitKind#ordinal()}: no key is built to find one. */
+	private final Map<Bucket, Allowance[]> byBucket = new HashMap<>();
 
 	private long epoch;
 
@@ -68,55 +69,58 @@ final class Allowances {
 
 	/** Whether any allowance is held, so that a request may be admitted here. */
 	boolean isEmpty() {
-		return byCounter.isEmpty();
+		return byBucket.isEmpty();
+	}
+
+	private Allowance find(Bucket bucket, LimitKind kind) {
+		Allowance[] kinds = byBucket.get(bucket);
+		return (kinds != null) ? kinds[kind.ordinal()] : null;
+	}
+
+	private Allowance findOrCreate(Bucket bucket, LimitKind kind, long limit, long now) {
+		Allowance[] kinds = byBucket.computeIfAbsent(bucket, (key) -> new Allowance[LimitKind.values().length]);
+		Allowance allowance = kinds[kind.ordinal()];
+		if (allowance == null) {
+			allowance = new Allowance(kind, limit, now);
+			kinds[kind.ordinal()] = allowance;
+		}
+		return allowance;
 	}
 
 	/**
 	 * Admits the request with its units taken from the allowances, or returns {@code null}, taking nothing, when one
 	 * of its counters has no allowance that covers it.
 	 */
-	Reservation take(RateLimitStore store, String keyPrefix, List<Bucket> buckets, long tokens, long now) {
-		if (byCounter.isEmpty()) {
+	Reservation take(RateLimitStore store, List<Bucket> buckets, long tokens, long now) {
+		if (byBucket.isEmpty()) {
 			return null;
 		}
-		int counters = 0;
 		for (Bucket bucket : buckets) {
-			for (LimitKind kind : LimitKind.values()) {
-				if (bucket.limit(kind) > 0) {
-					counters++;
-				}
-			}
-		}
-		Allowance[] found = new Allowance[counters];
-		String[] keys = new String[counters];
-		int at = 0;
-		for (Bucket bucket : buckets) {
+			Allowance[] kinds = byBucket.get(bucket);
 			for (LimitKind kind : LimitKind.values()) {
 				long limit = bucket.limit(kind);
 				if (limit > 0) {
-					String key = keyPrefix + bucket.storeKey(kind);
-					Allowance allowance = byCounter.get(key);
+					Allowance allowance = (kinds != null) ? kinds[kind.ordinal()] : null;
 					if (allowance == null || !allowance.covers(Gcra.cost(kind, limit, tokens), now, leaseNanos)) {
 						return null;
 					}
-					found[at] = allowance;
-					keys[at++] = key;
 				}
 			}
 		}
 		Evaluation evaluation = new Evaluation(buckets, tokens);
-		Hold hold = new Hold(epoch, new HashMap<>(2));
-		at = 0;
-		for (Bucket bucket : buckets) {
+		Hold hold = new Hold(epoch, new Slot[buckets.size()]);
+		for (int b = 0; b < buckets.size(); b++) {
+			Bucket bucket = buckets.get(b);
+			Allowance[] kinds = byBucket.get(bucket);
 			for (LimitKind kind : LimitKind.values()) {
 				long limit = bucket.limit(kind);
 				if (limit <= 0) {
 					continue;
 				}
-				Allowance allowance = found[at];
+				Allowance allowance = kinds[kind.ordinal()];
 				allowance.lastUsed = now;
 				if (kind == LimitKind.MAX_PARALLEL) {
-					hold.slots.put(keys[at], allowance.free.poll());
+					hold.slots[b] = allowance.free.poll();
 					long free = allowance.free.size() + 1;
 					evaluation.add(bucket, kind, 1, free, free - 1, 0, 0, 0);
 				}
@@ -131,7 +135,6 @@ final class Allowances {
 					evaluation.add(bucket, kind, cost, remaining, Math.max(0, remaining - cost), reset,
 							(long) Math.min(Gcra.PERIOD_MICROS, reset + cost * interval), 0);
 				}
-				at++;
 			}
 		}
 		return evaluation.finish(store, null, hold);
@@ -141,7 +144,7 @@ final class Allowances {
 	 * What a request going to Redis should ask for, per counter in the order of {@link LimitsCall#addRequest}, or
 	 * {@code null} for nothing; each counter asked for is marked so that one request at a time asks for it.
 	 */
-	long[] wants(String keyPrefix, List<Bucket> buckets, long now) {
+	long[] wants(List<Bucket> buckets, long now) {
 		if (share <= 0) {
 			return null;
 		}
@@ -163,12 +166,7 @@ final class Allowances {
 				}
 				long want = wanted(kind, limit);
 				if (want > 0) {
-					String key = keyPrefix + bucket.storeKey(kind);
-					Allowance allowance = byCounter.get(key);
-					if (allowance == null) {
-						allowance = new Allowance(kind, limit, now);
-						byCounter.put(key, allowance);
-					}
+					Allowance allowance = findOrCreate(bucket, kind, limit, now);
 					if (!allowance.asking && allowance.held() < want / 2) {
 						allowance.asking = true;
 						if (wants == null) {
@@ -199,12 +197,11 @@ final class Allowances {
 				if (limit <= 0) {
 					continue;
 				}
-				String key = keyPrefix + bucket.storeKey(kind);
-				Allowance allowance = byCounter.get(key);
+				Allowance allowance = find(bucket, kind);
 				long want = (wants != null) ? wants[at] : 0;
 				long grant = values.get(value + 6);
 				if (allowance == null && grant > 0) {
-					giveBackGrant(call, key, kind, limit, leaseId, grant);
+					giveBackGrant(call, keyPrefix + bucket.storeKey(kind), kind, limit, leaseId, grant);
 				}
 				if (allowance != null) {
 					if (want > 0) {
@@ -250,7 +247,7 @@ final class Allowances {
 	}
 
 	/** A call that asked for {@code wants} failed: nothing was granted, and others may ask again. */
-	void notGranted(String keyPrefix, List<Bucket> buckets, long[] wants) {
+	void notGranted(List<Bucket> buckets, long[] wants) {
 		if (wants == null) {
 			return;
 		}
@@ -258,7 +255,7 @@ final class Allowances {
 		for (Bucket bucket : buckets) {
 			for (LimitKind kind : LimitKind.values()) {
 				if (bucket.limit(kind) > 0) {
-					Allowance allowance = (wants[at] > 0) ? byCounter.get(keyPrefix + bucket.storeKey(kind)) : null;
+					Allowance allowance = (wants[at] > 0) ? find(bucket, kind) : null;
 					if (allowance != null) {
 						allowance.asking = false;
 					}
@@ -276,11 +273,12 @@ final class Allowances {
 		long actual = Math.max(0, actualTokens);
 		Hold hold = (reservation.storeHandle() instanceof Hold held) ? held : null;
 		boolean toRedis = false;
-		for (Bucket bucket : reservation.buckets()) {
+		List<Bucket> buckets = reservation.buckets();
+		for (int b = 0; b < buckets.size(); b++) {
+			Bucket bucket = buckets.get(b);
 			if (bucket.tpm() > 0) {
-				String key = keyPrefix + bucket.storeKey(LimitKind.TPM);
 				long delta = actual - Gcra.cost(LimitKind.TPM, bucket.tpm(), reservation.tokens());
-				Allowance allowance = byCounter.get(key);
+				Allowance allowance = find(bucket, LimitKind.TPM);
 				if (allowance != null) {
 					allowance.units -= delta;
 					delta = 0;
@@ -290,24 +288,24 @@ final class Allowances {
 					}
 				}
 				if (delta != 0) {
-					call.correct(key, LimitKind.TPM, bucket.tpm(), delta);
+					call.correct(keyPrefix + bucket.storeKey(LimitKind.TPM), LimitKind.TPM, bucket.tpm(), delta);
 					toRedis = true;
 				}
 			}
 			if (bucket.maxParallel() > 0) {
-				String key = keyPrefix + bucket.storeKey(LimitKind.MAX_PARALLEL);
-				Slot slot = (hold != null) ? hold.slots.get(key) : null;
+				Slot slot = (hold != null) ? hold.slots[b] : null;
 				if (slot == null) {
-					call.endLease(key, bucket.maxParallel(), reservation.leaseId());
+					call.endLease(keyPrefix + bucket.storeKey(LimitKind.MAX_PARALLEL), bucket.maxParallel(),
+							reservation.leaseId());
 					toRedis = true;
 					continue;
 				}
-				Allowance allowance = byCounter.get(key);
+				Allowance allowance = find(bucket, LimitKind.MAX_PARALLEL);
 				if (allowance != null && hold.epoch == epoch && slot.fresh(now, leaseNanos)) {
 					allowance.free.push(slot);
 				}
 				else {
-					call.endLease(key, bucket.maxParallel(), slot.id);
+					call.endLease(keyPrefix + bucket.storeKey(LimitKind.MAX_PARALLEL), bucket.maxParallel(), slot.id);
 					toRedis = true;
 				}
 			}
@@ -322,29 +320,42 @@ final class Allowances {
 	 * leases too old to hand out; {@code all} gives back everything (the store closes). Returns whether anything
 	 * went into {@code call}.
 	 */
-	boolean giveBack(LimitsCall call, long now, boolean all) {
+	boolean giveBack(LimitsCall call, String keyPrefix, long now, boolean all) {
 		boolean any = false;
-		for (Iterator<Map.Entry<String, Allowance>> it = byCounter.entrySet().iterator(); it.hasNext();) {
-			Map.Entry<String, Allowance> entry = it.next();
-			Allowance allowance = entry.getValue();
-			String key = entry.getKey();
-			boolean idle = all || (!allowance.asking && now - allowance.lastUsed > idleNanos);
-			if (allowance.kind == LimitKind.MAX_PARALLEL) {
-				for (Iterator<Slot> slots = allowance.free.iterator(); slots.hasNext();) {
-					Slot slot = slots.next();
-					if (idle || !slot.fresh(now, leaseNanos)) {
-						slots.remove();
-						call.endLease(key, allowance.limit, slot.id);
-						any = true;
+		for (Iterator<Map.Entry<Bucket, Allowance[]>> it = byBucket.entrySet().iterator(); it.hasNext();) {
+			Map.Entry<Bucket, Allowance[]> entry = it.next();
+			Allowance[] kinds = entry.getValue();
+			boolean anyLeft = false;
+			for (int k = 0; k < kinds.length; k++) {
+				Allowance allowance = kinds[k];
+				if (allowance == null) {
+					continue;
+				}
+				String key = keyPrefix + entry.getKey().storeKey(allowance.kind);
+				boolean idle = all || (!allowance.asking && now - allowance.lastUsed > idleNanos);
+				if (allowance.kind == LimitKind.MAX_PARALLEL) {
+					for (Iterator<Slot> slots = allowance.free.iterator(); slots.hasNext();) {
+						Slot slot = slots.next();
+						if (idle || !slot.fresh(now, leaseNanos)) {
+							slots.remove();
+							call.endLease(key, allowance.limit, slot.id);
+							any = true;
+						}
 					}
 				}
+				else if (idle && allowance.units > 0) {
+					call.correct(key, allowance.kind, allowance.limit, -allowance.units);
+					allowance.units = 0;
+					any = true;
+				}
+				if (idle) {
+					kinds[k] = null;
+				}
+				else {
+					anyLeft = true;
+				}
 			}
-			else if (idle && allowance.units > 0) {
-				call.correct(key, allowance.kind, allowance.limit, -allowance.units);
-				allowance.units = 0;
-				any = true;
-			}
-			if (idle) {
+			if (!anyLeft) {
 				it.remove();
 			}
 		}
@@ -359,7 +370,7 @@ final class Allowances {
 	 * use are ended in Redis when their requests finish.
 	 */
 	void forget() {
-		byCounter.clear();
+		byBucket.clear();
 		epoch++;
 	}
 
@@ -414,7 +425,10 @@ final class Allowances {
 		}
 	}
 
-	/** What a request admitted here holds: the lease it took from each max-parallel counter's pool. */
-	record Hold(long epoch, Map<String, Slot> slots) {
+	/**
+	 * What a request admitted here holds: the lease it took from each max-parallel counter's pool, by the index of
+	 * its bucket in the reservation's buckets.
+	 */
+	record Hold(long epoch, Slot[] slots) {
 	}
 }

@@ -160,7 +160,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		synchronized (lock) {
 			if (!allowances.isEmpty()) {
 				if (isConnected()) {
-					Reservation local = allowances.take(this, keyPrefix, buckets, tokens, System.nanoTime());
+					Reservation local = allowances.take(this, buckets, tokens, System.nanoTime());
 					if (local != null) {
 						return CompletableFuture.completedFuture(local);
 					}
@@ -169,13 +169,13 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 					allowances.forget();
 				}
 			}
-			wants = allowances.wants(keyPrefix, buckets, System.nanoTime());
+			wants = allowances.wants(buckets, System.nanoTime());
 		}
 		String leaseId = leasePrefix + Long.toString(leases.incrementAndGet(), 36);
 		return reserveOrRead(buckets, tokens, leaseId, true, wants).whenComplete((values, ex) -> {
 			synchronized (lock) {
 				if (ex != null) {
-					allowances.notGranted(keyPrefix, buckets, wants);
+					allowances.notGranted(buckets, wants);
 				}
 				else if (wants != null || !allowances.isEmpty()) {
 					allowances.granted(waiting, keyPrefix, buckets, wants, values, leaseId, System.nanoTime());
@@ -301,7 +301,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 				allowances.forget();
 				return;
 			}
-			if (allowances.giveBack(waiting, System.nanoTime(), false) && callsInFlight < MAX_CALLS_IN_FLIGHT) {
+			if (allowances.giveBack(waiting, keyPrefix, System.nanoTime(), false) && callsInFlight < MAX_CALLS_IN_FLIGHT) {
 				ready = takeWaiting();
 			}
 		}
@@ -425,7 +425,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		closed = true;
 		LimitsCall last;
 		synchronized (lock) {
-			allowances.giveBack(waiting, System.nanoTime(), true);
+			allowances.giveBack(waiting, keyPrefix, System.nanoTime(), true);
 			last = takeWaiting();
 		}
 		try {
