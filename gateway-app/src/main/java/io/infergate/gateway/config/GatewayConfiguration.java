@@ -4,8 +4,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.dashboard.CircuitDashboardSource;
@@ -15,6 +17,7 @@ import io.infergate.gateway.filter.CircuitOutcomeFilter;
 import io.infergate.gateway.filter.DispatchFilter;
 import io.infergate.gateway.filter.FlowControlFilter;
 import io.infergate.gateway.filter.ForwardedHeadersFilter;
+import io.infergate.gateway.filter.InferenceRequestHeaders;
 import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.ObserveFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
@@ -109,6 +112,14 @@ public class GatewayConfiguration {
 	@Bean
 	ForwardedHeadersFilter forwardedHeadersFilter(GatewayProperties properties) {
 		return new ForwardedHeadersFilter(properties.getForwardedHeaders());
+	}
+
+	/** A post-processor, so created before the beans it wraps and before properties are bound: it binds its own. */
+	@Bean
+	static InferenceRequestHeaders inferenceRequestHeaders(Environment environment) {
+		GatewayProperties properties = Binder.get(environment)
+			.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
+		return new InferenceRequestHeaders(properties.getForwardedHeaders());
 	}
 
 	@Bean

@@ -13,8 +13,10 @@ import org.springframework.validation.annotation.Validated;
 
 /** The gateway's request handling, {@code infergate.gateway.*}. */
 @Validated
-@ConfigurationProperties("infergate.gateway")
+@ConfigurationProperties(GatewayProperties.PREFIX)
 public class GatewayProperties {
+
+	public static final String PREFIX = "infergate.gateway";
 
 	/** Largest request body accepted; larger ones get 413, enforced while the body streams in. */
 	@NotNull

@@ -1,9 +1,9 @@
 package io.infergate.gateway.config;
 
-import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.tracing.propagation.Propagator;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,7 +15,7 @@ import io.infergate.gateway.observe.UpstreamTraceContext;
 public class TracingConfiguration {
 
 	@Bean
-	ObservationPredicate proxiedCallsOfSampledRequestsOnly() {
+	static BeanPostProcessor proxiedCallsOfSampledRequestsOnly() {
 		return UpstreamTraceContext.proxiedCallsOfSampledRequestsOnly();
 	}
 

@@ -72,7 +72,22 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 	/** The promise of the close that lingering postponed. */
 	private ChannelPromise lingerPromise;
 
-	private Future<?> deadline;
+	private Future<?> lingerTimer;
+
+	/** Whether a deadline runs. */
+	private boolean armed;
+
+	/** When the connection is closed unless a request part arrives first (on the event loop's clock). */
+	private long deadlineNanos;
+
+	private long deadlineTimeoutNanos;
+
+	private String deadlineKind;
+
+	/** The pending check of the deadline, or {@code null}; it runs at {@link #checkAtNanos}. */
+	private Future<?> check;
+
+	private long checkAtNanos;
 
 	/** @param openConnections the count of open connections, shared by every connection of the server */
 	public ClientConnectionDeadlines(ClientConnectionProperties properties, AtomicInteger openConnections) {
@@ -114,6 +129,10 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
 		disarm();
+		cancel(check);
+		check = null;
+		cancel(lingerTimer);
+		lingerTimer = null;
 		if (lingerPromise != null) {
 			// closed by the client's end of the stream, as the postponed close would have
 			lingerPromise.trySuccess();
@@ -157,8 +176,8 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 		lingering = true;
 		lingerPromise = promise;
 		disarm();
-		deadline = ctx.executor().schedule(() -> {
-			deadline = null;
+		lingerTimer = ctx.executor().schedule(() -> {
+			lingerTimer = null;
 			ctx.close(promise);
 		}, LINGER_MILLIS, TimeUnit.MILLISECONDS);
 		channel.shutdownOutput();
@@ -169,7 +188,8 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 	public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
 		if (lingering && event instanceof ChannelInputShutdownEvent) {
 			// the client has sent everything: nothing is left to reset the connection over
-			disarm();
+			cancel(lingerTimer);
+			lingerTimer = null;
 			ctx.close(lingerPromise);
 			return;
 		}
@@ -201,21 +221,56 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 		}
 	}
 
+	/**
+	 * Sets the deadline. A kept-alive connection arms and disarms it for every request, so it is a field that one
+	 * scheduled check reads, not a timer scheduled and cancelled each time: the check finds the deadline moved and
+	 * waits for the rest of it, or finds none and ends.
+	 */
 	private void arm(ChannelHandlerContext ctx, long timeoutNanos, String kind) {
-		disarm();
-		deadline = ctx.executor().schedule(() -> {
-			deadline = null;
-			log(kind, "Closed a client connection from " + ctx.channel().remoteAddress() + ": "
-					+ (kind.equals("header-timeout") ? "no complete request head" : "no complete request body")
-					+ " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
-			ctx.close();
-		}, timeoutNanos, TimeUnit.NANOSECONDS);
+		long now = ctx.executor().ticker().nanoTime();
+		armed = true;
+		deadlineNanos = now + timeoutNanos;
+		deadlineTimeoutNanos = timeoutNanos;
+		deadlineKind = kind;
+		if (check != null && checkAtNanos - deadlineNanos > 0) {
+			cancel(check); // due after the new deadline
+			check = null;
+		}
+		if (check == null) {
+			scheduleCheck(ctx, timeoutNanos, now);
+		}
+	}
+
+	private void scheduleCheck(ChannelHandlerContext ctx, long delayNanos, long now) {
+		checkAtNanos = now + delayNanos;
+		check = ctx.executor().schedule(() -> checkDeadline(ctx), delayNanos, TimeUnit.NANOSECONDS);
+	}
+
+	private void checkDeadline(ChannelHandlerContext ctx) {
+		check = null;
+		if (!armed) {
+			return;
+		}
+		long now = ctx.executor().ticker().nanoTime();
+		long left = deadlineNanos - now;
+		if (left > 0) {
+			scheduleCheck(ctx, left, now);
+			return;
+		}
+		armed = false;
+		log(deadlineKind, "Closed a client connection from " + ctx.channel().remoteAddress() + ": "
+				+ (deadlineKind.equals("header-timeout") ? "no complete request head" : "no complete request body")
+				+ " within " + TimeUnit.NANOSECONDS.toMillis(deadlineTimeoutNanos) + " ms");
+		ctx.close();
 	}
 
 	private void disarm() {
-		if (deadline != null) {
-			deadline.cancel(false);
-			deadline = null;
+		armed = false;
+	}
+
+	private static void cancel(Future<?> timer) {
+		if (timer != null) {
+			timer.cancel(false);
 		}
 	}
 

@@ -15,12 +15,14 @@ import io.infergate.routing.request.InfergateAttributes;
  * A model server receives only the request headers it needs ({@code infergate.gateway.forwarded-headers}: the
  * body's type and length, what the client accepts, its request id and trace context); every other header the
  * client sent, hop-by-hop headers, cookies and credentials among them, stays at the gateway. Applied to inference
- * requests only, before {@link UpstreamCredentialHeadersFilter} adds a pool's own credential.
+ * requests only, first of all the headers filters, so that every later one works on the few headers that are left
+ * ({@link InferenceRequestHeaders} leaves out the ones that would find nothing to do), and before
+ * {@link UpstreamCredentialHeadersFilter} adds a pool's own credential.
  */
 public class ForwardedHeadersFilter implements HttpHeadersFilter, Ordered {
 
-	/** Runs before {@link UpstreamCredentialHeadersFilter}. */
-	public static final int ORDER = Ordered.LOWEST_PRECEDENCE - 1;
+	/** First of the headers filters. */
+	public static final int ORDER = Ordered.HIGHEST_PRECEDENCE;
 
 	private final Set<String> forwarded;
 

@@ -1,6 +1,9 @@
 package io.infergate.gateway.filter;
 
 import java.net.URI;
+import java.util.EnumMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 import reactor.core.publisher.Mono;
 
@@ -11,13 +14,23 @@ import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.request.InfergateAttributes;
 
 /**
- * Points an inference request at its pool, {@code lb://<pool>}, after the route has set its own URL and before
- * the load balancer reads it: body-based routing with one route for every model.
+ * Points an inference request at its pool, {@code lb://<pool>/<API path>}, after the route has set its own URL and
+ * before the load balancer reads it: body-based routing with one route for every model. The route takes exactly the
+ * API paths, so there are a few such URLs per pool; each is parsed once.
  */
 public class PoolRouteFilter implements GlobalFilter, Ordered {
+
+	private final EnumMap<InferenceApi, ConcurrentMap<String, URI>> targets = new EnumMap<>(InferenceApi.class);
+
+	public PoolRouteFilter() {
+		for (InferenceApi api : InferenceApi.values()) {
+			targets.put(api, new ConcurrentHashMap<>());
+		}
+	}
 
 	@Override
 	public int getOrder() {
@@ -27,10 +40,16 @@ public class PoolRouteFilter implements GlobalFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		ModelRoute route = exchange.getAttribute(InfergateAttributes.MODEL_ROUTE);
-		if (route != null) {
-			URI target = URI.create("lb://" + route.pool() + exchange.getRequest().getPath().value());
-			exchange.getAttributes().put(ServerWebExchangeUtils.GATEWAY_REQUEST_URL_ATTR, target);
+		InferenceApi api = exchange.getAttribute(InfergateAttributes.INFERENCE_API);
+		if (route != null && api != null) {
+			exchange.getAttributes().put(ServerWebExchangeUtils.GATEWAY_REQUEST_URL_ATTR, target(route.pool(), api));
 		}
 		return chain.filter(exchange);
+	}
+
+	private URI target(String pool, InferenceApi api) {
+		ConcurrentMap<String, URI> byPool = targets.get(api);
+		URI target = byPool.get(pool);
+		return (target != null) ? target : byPool.computeIfAbsent(pool, (name) -> URI.create("lb://" + name + api.path()));
 	}
 }

@@ -1,13 +1,13 @@
 package io.infergate.gateway.observe;
 
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.handler.TracingObservationHandler;
 import io.micrometer.tracing.propagation.Propagator;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
-import org.springframework.cloud.gateway.filter.headers.observation.GatewayContext;
+import org.springframework.cloud.gateway.filter.headers.observation.ObservedRequestHttpHeadersFilter;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
@@ -30,10 +30,18 @@ public final class UpstreamTraceContext {
 	private UpstreamTraceContext() {
 	}
 
-	/** Observes the gateway's proxied calls only for requests whose span is sampled. */
-	public static ObservationPredicate proxiedCallsOfSampledRequestsOnly() {
-		return (name, context) -> !(context instanceof GatewayContext gateway)
-				|| isSampled(requestSpan(gateway.getServerWebExchange()));
+	/**
+	 * Observes the gateway's proxied calls only for requests whose span is sampled: Spring Cloud Gateway's filter that
+	 * starts the observation (and copies the headers to carry its context) is passed over for the others.
+	 */
+	public static BeanPostProcessor proxiedCallsOfSampledRequestsOnly() {
+		return new BeanPostProcessor() {
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				return (bean instanceof ObservedRequestHttpHeadersFilter observed) ? new SampledRequestsOnly(observed)
+						: bean;
+			}
+		};
 	}
 
 	/** Puts an unsampled request's trace context on the proxied call; does nothing without a propagator. */
@@ -56,6 +64,25 @@ public final class UpstreamTraceContext {
 
 	static boolean isSampled(Span span) {
 		return span != null && Boolean.TRUE.equals(span.context().sampled());
+	}
+
+	private static final class SampledRequestsOnly implements HttpHeadersFilter {
+
+		private final HttpHeadersFilter observed;
+
+		SampledRequestsOnly(HttpHeadersFilter observed) {
+			this.observed = observed;
+		}
+
+		@Override
+		public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
+			return isSampled(requestSpan(exchange)) ? observed.filter(input, exchange) : input;
+		}
+
+		@Override
+		public boolean supports(Type type) {
+			return observed.supports(type);
+		}
 	}
 
 	private static final class UnsampledTraceparent implements HttpHeadersFilter, Ordered {
