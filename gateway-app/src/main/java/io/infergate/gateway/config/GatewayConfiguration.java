@@ -17,7 +17,7 @@ import io.infergate.gateway.filter.CircuitOutcomeFilter;
 import io.infergate.gateway.filter.DispatchFilter;
 import io.infergate.gateway.filter.FlowControlFilter;
 import io.infergate.gateway.filter.ForwardedHeadersFilter;
-import io.infergate.gateway.filter.InferenceRequestHeaders;
+import io.infergate.gateway.filter.InferenceHeadersFilters;
 import io.infergate.gateway.filter.ModelFallbackFilter;
 import io.infergate.gateway.filter.ObserveFilter;
 import io.infergate.gateway.filter.PoolRouteFilter;
@@ -116,10 +116,10 @@ public class GatewayConfiguration {
 
 	/** A post-processor, so created before the beans it wraps and before properties are bound: it binds its own. */
 	@Bean
-	static InferenceRequestHeaders inferenceRequestHeaders(Environment environment) {
+	static InferenceHeadersFilters inferenceHeadersFilters(Environment environment) {
 		GatewayProperties properties = Binder.get(environment)
 			.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
-		return new InferenceRequestHeaders(properties.getForwardedHeaders());
+		return new InferenceHeadersFilters(properties.getForwardedHeaders());
 	}
 
 	@Bean

@@ -16,8 +16,8 @@ import io.infergate.routing.openai.InferenceApi;
 
 /**
  * One gateway route for every model and every API the model servers serve ({@link InferenceApi}): the body, not the
- * route, picks the pool. The route's own URI is replaced
- * per request by {@link io.infergate.gateway.filter.PoolRouteFilter}.
+ * route, picks the pool. The route's own URI is never used: {@link io.infergate.gateway.filter.PoolRouteFilter} sets
+ * each request's.
  * <p>
  * The route takes a request only when its raw path is exactly an API's path, as the request path's filters see it:
  * a path pattern would also match {@code /v1/chat/completions;a=b} and {@code /v1/chat/%63ompletions}, which the

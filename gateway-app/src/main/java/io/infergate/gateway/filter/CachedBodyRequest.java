@@ -24,11 +24,19 @@ final class CachedBodyRequest extends ServerHttpRequestDecorator {
 		super(delegate);
 		this.body = body;
 		this.bufferFactory = bufferFactory;
+		this.headers = headersFor(delegate.getHeaders(), body.length);
+	}
+
+	/** The client's headers when they already declare this body, else a copy that does. */
+	private static HttpHeaders headersFor(HttpHeaders sent, int length) {
+		if (sent.getContentLength() == length && !sent.containsHeader(HttpHeaders.TRANSFER_ENCODING)) {
+			return sent;
+		}
 		HttpHeaders copy = new HttpHeaders();
-		copy.putAll(delegate.getHeaders());
+		copy.putAll(sent);
 		copy.remove(HttpHeaders.TRANSFER_ENCODING);
-		copy.setContentLength(body.length);
-		this.headers = HttpHeaders.readOnlyHttpHeaders(copy);
+		copy.setContentLength(length);
+		return HttpHeaders.readOnlyHttpHeaders(copy);
 	}
 
 	/** The body as it will be sent. */

@@ -16,7 +16,7 @@ import io.infergate.routing.request.InfergateAttributes;
  * body's type and length, what the client accepts, its request id and trace context); every other header the
  * client sent, hop-by-hop headers, cookies and credentials among them, stays at the gateway. Applied to inference
  * requests only, first of all the headers filters, so that every later one works on the few headers that are left
- * ({@link InferenceRequestHeaders} leaves out the ones that would find nothing to do), and before
+ * ({@link InferenceHeadersFilters} leaves out the ones that would find nothing to do), and before
  * {@link UpstreamCredentialHeadersFilter} adds a pool's own credential.
  */
 public class ForwardedHeadersFilter implements HttpHeadersFilter, Ordered {

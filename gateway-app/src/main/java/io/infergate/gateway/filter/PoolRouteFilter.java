@@ -18,9 +18,10 @@ import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.request.InfergateAttributes;
 
 /**
- * Points an inference request at its pool, {@code lb://<pool>/<API path>}, after the route has set its own URL and
- * before the load balancer reads it: body-based routing with one route for every model. The route takes exactly the
- * API paths, so there are a few such URLs per pool; each is parsed once.
+ * Points an inference request at its pool, {@code lb://<pool>/<API path>}, before the load balancer reads it:
+ * body-based routing with one route for every model. The route's own URL is never used, so Spring Cloud Gateway's
+ * filter that would build it per request is off ({@code global-filter.route-to-request-url.enabled: false}). The
+ * route takes exactly the API paths, so there are a few such URLs per pool; each is parsed once.
  */
 public class PoolRouteFilter implements GlobalFilter, Ordered {
 

@@ -67,13 +67,13 @@ public final class RequestPathOrder {
 	/** First, so that it sees the request from its arrival to the last byte of its response. */
 	public static final int OBSERVE = AUTHENTICATE - 10;
 
-	/** After the route has set its URL, so a retry can restore it. */
+	/** Where Spring Cloud Gateway sets a route's URL (off here: the pool route step sets it, once per attempt). */
 	public static final int UPSTREAM_RETRY = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 10;
 
 	/** Inside the retry step, so it sees every attempt. */
 	public static final int RECORD_CIRCUIT_OUTCOME = UPSTREAM_RETRY + 5;
 
-	/** Between the route's URL and the load balancer, which reads {@code lb://<pool>}. */
+	/** Inside the retry step and before the load balancer, which reads {@code lb://<pool>}. */
 	public static final int POOL_ROUTE = (RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER
 			+ ReactiveLoadBalancerClientFilter.LOAD_BALANCER_CLIENT_FILTER_ORDER) / 2 + 10;
 

@@ -18,7 +18,7 @@ import io.infergate.routing.request.InfergateAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class InferenceRequestHeadersTests {
+class InferenceHeadersFiltersTests {
 
 	private static final List<String> DEFAULT_ALLOW_LIST = List.of("content-type", "content-length", "accept");
 
@@ -37,7 +37,7 @@ class InferenceRequestHeadersTests {
 	}
 
 	private static HttpHeadersFilter wrapped(List<String> allowList, HttpHeadersFilter filter) {
-		return (HttpHeadersFilter) new InferenceRequestHeaders(allowList).postProcessAfterInitialization(filter, "f");
+		return (HttpHeadersFilter) new InferenceHeadersFilters(allowList).postProcessAfterInitialization(filter, "f");
 	}
 
 	@Test
@@ -59,17 +59,64 @@ class InferenceRequestHeadersTests {
 	void nothingIsSkippedWhenTheAllowListForwardsAProxyHeader() {
 		HttpHeadersFilter filter = new RemoveXForwardedHeadersFilter();
 
-		Object processed = new InferenceRequestHeaders(List.of("content-type", "X-Forwarded-For"))
+		Object processed = new InferenceHeadersFilters(List.of("content-type", "X-Forwarded-For"))
 			.postProcessAfterInitialization(filter, "f");
 
 		assertThat(processed).isSameAs(filter);
 	}
 
-	@Test
-	void filtersThatAlsoActOnResponsesAreLeftAlone() {
-		HttpHeadersFilter hopByHop = new RemoveHopByHopHeadersFilter();
+	private static HttpHeaders headers(String... namesAndValues) {
+		HttpHeaders headers = new HttpHeaders();
+		for (int i = 0; i < namesAndValues.length; i += 2) {
+			headers.add(namesAndValues[i], namesAndValues[i + 1]);
+		}
+		return headers;
+	}
 
-		assertThat(wrapped(DEFAULT_ALLOW_LIST, hopByHop)).isSameAs(hopByHop);
+	/** Names in lower case with their values, to compare two filters' results. */
+	private static java.util.Map<String, List<String>> byLowerCaseName(HttpHeaders headers) {
+		java.util.Map<String, List<String>> map = new java.util.TreeMap<>();
+		headers.forEach((name, values) -> map.put(name.toLowerCase(java.util.Locale.ROOT), values));
+		return map;
+	}
+
+	@Test
+	void hopByHopRemovalOfAnInferenceExchangeRemovesWhatSpringCloudGatewaysFilterRemoves() throws Exception {
+		RemoveHopByHopHeadersFilter spring = new RemoveHopByHopHeadersFilter();
+		HttpHeadersFilter lean = wrapped(DEFAULT_ALLOW_LIST, spring);
+		List<HttpHeaders> cases = List.of(
+				headers("Content-Type", "application/json", "Connection", "keep-alive", "Keep-Alive", "timeout=5"),
+				headers("content-type", "text/event-stream", "TRANSFER-ENCODING", "chunked", "Trailer", "x"),
+				headers("Connection", "close, X-Custom", "x-custom", "1", "X-Other", "2", "Upgrade", "h2c"),
+				headers("Proxy-Authorization", "Basic a", "TE", "trailers", "Server", "uvicorn"),
+				headers("Content-Length", "12", "Date", "Tue, 01 Dec 2026 10:00:00 GMT"));
+
+		for (HttpHeaders input : cases) {
+			assertThat(byLowerCaseName(lean.filter(input, inferenceRequest())))
+				.as(input.toString())
+				.isEqualTo(byLowerCaseName(spring.filter(input, inferenceRequest())));
+		}
+		assertThat(lean.supports(HttpHeadersFilter.Type.RESPONSE)).isTrue();
+		assertThat(((Ordered) lean).getOrder()).isEqualTo(spring.getOrder());
+	}
+
+	@Test
+	void hopByHopRemovalReturnsHeadersWithoutHopByHopOnesAsTheyAre() throws Exception {
+		HttpHeadersFilter lean = wrapped(DEFAULT_ALLOW_LIST, new RemoveHopByHopHeadersFilter());
+		HttpHeaders clean = headers("Content-Type", "application/json", "Content-Length", "12");
+
+		assertThat(lean.filter(clean, inferenceRequest())).isSameAs(clean);
+	}
+
+	@Test
+	void hopByHopRemovalKeepsItsConfiguredHeaders() throws Exception {
+		RemoveHopByHopHeadersFilter spring = new RemoveHopByHopHeadersFilter();
+		spring.setHeaders(java.util.Set.of("X-Internal"));
+		HttpHeadersFilter lean = wrapped(DEFAULT_ALLOW_LIST, spring);
+
+		HttpHeaders kept = lean.filter(headers("x-internal", "1", "Keep-Alive", "timeout=5"), inferenceRequest());
+
+		assertThat(byLowerCaseName(kept)).containsOnlyKeys("keep-alive");
 	}
 
 	@Test
