@@ -21,7 +21,6 @@ import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.admission.TokenUsage;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Admission: checks and reserves the caller's limits for the requested model with the {@link RateLimiter}, which
@@ -55,11 +54,12 @@ public class AdmitFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceRequest request = exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST);
-		if (request == null || !enabled) {
+		InferenceContext context = enabled ? InferenceContext.find(exchange) : null;
+		InferenceRequest request = (context != null) ? context.request() : null;
+		if (request == null) {
 			return chain.filter(exchange);
 		}
-		Caller caller = exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
+		Caller caller = context.caller();
 		return Mono
 			.fromCompletionStage(ExchangeEventLoop.completeOnLoop(
 					limiter.admit(caller, request.requestedModel(), request.estimatedTotalTokens()), exchange))
@@ -68,7 +68,7 @@ public class AdmitFilter implements GlobalFilter, Ordered {
 					RateLimitHeaders.write(exchange.getResponse().getHeaders(), admission.reservation());
 				}
 				return switch (admission.status()) {
-					case ADMITTED -> admitted(exchange, chain, request, admission);
+					case ADMITTED -> admitted(exchange, chain, context, admission);
 					case REJECTED -> refused(exchange, admission);
 					case STORE_UNAVAILABLE -> OpenAiErrorResponses.write(exchange,
 							new OpenAiError(HttpStatus.SERVICE_UNAVAILABLE,
@@ -79,22 +79,23 @@ public class AdmitFilter implements GlobalFilter, Ordered {
 			});
 	}
 
-	private static Mono<Void> admitted(ServerWebExchange exchange, GatewayFilterChain chain, InferenceRequest request,
+	private static Mono<Void> admitted(ServerWebExchange exchange, GatewayFilterChain chain, InferenceContext context,
 			Admission admission) {
-		exchange.getAttributes().put(InfergateAttributes.ADMISSION, admission);
+		context.admission(admission);
+		InferenceRequest request = context.request();
 		// settled before the outcome travels on: a fallback then starts its own attempt on a cleared exchange
 		AtomicBoolean settled = new AtomicBoolean();
 		Runnable settle = () -> {
 			if (settled.compareAndSet(false, true)) {
-				admission.complete(used(exchange, request));
+				admission.complete(used(exchange, context, request));
 			}
 		};
 		return chain.filter(exchange).doOnTerminate(settle).doOnCancel(settle);
 	}
 
-	private static TokenUsage used(ServerWebExchange exchange, InferenceRequest request) {
-		ResponseUsage usage = exchange.getAttribute(InfergateAttributes.RESPONSE_USAGE);
-		Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
+	private static TokenUsage used(ServerWebExchange exchange, InferenceContext context, InferenceRequest request) {
+		ResponseUsage usage = context.usage();
+		Dispatch dispatch = context.dispatch();
 		boolean reachedModelServer = dispatch != null && dispatch.lastEndpoint() != null;
 		HttpStatus status = HttpStatus.resolve(
 				(exchange.getResponse().getStatusCode() != null) ? exchange.getResponse().getStatusCode().value() : 200);

@@ -14,11 +14,10 @@ import io.infergate.gateway.auth.ApiKeys;
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.routing.admission.Caller;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
- * Establishes who sent an inference request, before its body is read, and puts the {@link Caller} in
- * {@link InfergateAttributes#CALLER}. With authentication on, the client sends its secret as
+ * Establishes who sent an inference request, before its body is read, and puts the {@link Caller} in its
+ * {@link InferenceContext}. With authentication on, the client sends its secret as
  * {@code Authorization: Bearer <secret>} or {@code api-key: <secret>}; no key, a malformed {@code Authorization}
  * and a key that is not valid are each a 401 {@code invalid_api_key}. With it off every request is the anonymous
  * caller's. A client may lower (never raise) its key's priority with {@value #PRIORITY_HEADER}.
@@ -47,7 +46,8 @@ public class AuthenticateFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		if (InferenceExchanges.api(exchange) == null) {
+		InferenceContext context = InferenceContext.of(exchange);
+		if (context == null) {
 			return chain.filter(exchange);
 		}
 		HttpHeaders headers = exchange.getRequest().getHeaders();
@@ -67,7 +67,7 @@ public class AuthenticateFilter implements GlobalFilter, Ordered {
 					.badRequest("The " + PRIORITY_HEADER + " header must be an integer.", PRIORITY_HEADER));
 			}
 		}
-		exchange.getAttributes().put(InfergateAttributes.CALLER, caller);
+		context.caller(caller);
 		return chain.filter(exchange);
 	}
 

@@ -13,7 +13,6 @@ import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.routing.admission.Caller;
 import io.infergate.routing.openai.ParsedRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Answers 403 when the caller's key may not call the {@code model} it asked for ({@code infergate.auth.keys.<id>.models}
@@ -34,11 +33,12 @@ public class AuthorizeModelFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
-		Caller caller = exchange.getAttribute(InfergateAttributes.CALLER);
-		if (parsed == null || caller == null) {
+		InferenceContext context = InferenceContext.parsed(exchange);
+		Caller caller = (context != null) ? context.authenticatedCaller() : null;
+		if (caller == null) {
 			return chain.filter(exchange);
 		}
+		ParsedRequest parsed = context.parsed();
 		ApiKey key = keys.byId(caller.keyId());
 		if (key != null && !key.mayCall(parsed.model())) {
 			return OpenAiErrorResponses.write(exchange, OpenAiError.modelNotAllowed(key.id(), parsed.model()));

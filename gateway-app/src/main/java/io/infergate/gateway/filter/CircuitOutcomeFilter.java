@@ -12,7 +12,6 @@ import org.springframework.web.server.ServerWebExchange;
 import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.EndpointId;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Records each upstream attempt's outcome in its endpoint's circuit ({@link EndpointCircuits}), once the answer's
@@ -36,8 +35,9 @@ public class CircuitOutcomeFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
-		if (dispatch == null || !circuits.enabled()) {
+		InferenceContext context = circuits.enabled() ? InferenceContext.find(exchange) : null;
+		Dispatch dispatch = (context != null) ? context.dispatch() : null;
+		if (dispatch == null) {
 			return chain.filter(exchange);
 		}
 		int attemptsBefore = dispatch.attempts();

@@ -9,7 +9,6 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Opens the request's {@link Dispatch}, which the load balancer fills in and the in-flight counts hang on, and
@@ -34,14 +33,15 @@ public class DispatchFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceRequest request = exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		InferenceContext context = InferenceContext.find(exchange);
+		InferenceRequest request = (context != null) ? context.request() : null;
 		if (request == null) {
 			return chain.filter(exchange);
 		}
 		Dispatch dispatch = new Dispatch(request);
-		exchange.getAttributes().put(InfergateAttributes.DISPATCH, dispatch);
-		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch,
-				exchange.getAttribute(InfergateAttributes.RELAYED_RESPONSE), timeouts.streamIdle(request.pool()));
+		context.dispatch(exchange, dispatch);
+		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch, context.relayed(),
+				timeouts.streamIdle(request.pool()));
 		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> dispatch.finish());
 	}
 }

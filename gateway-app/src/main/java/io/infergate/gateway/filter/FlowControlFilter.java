@@ -16,13 +16,11 @@ import org.springframework.web.server.ServerWebExchange;
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.gateway.usage.ResponseUsage;
-import io.infergate.routing.admission.Caller;
 import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.flowcontrol.FlowDecision;
 import io.infergate.routing.flowcontrol.FlowOutcome;
 import io.infergate.routing.flowcontrol.FlowTicket;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Flow control on the request path, a thin adapter over the {@link FlowController}: the request waits here while
@@ -33,8 +31,8 @@ import io.infergate.routing.request.InfergateAttributes;
  * A client that goes away while its request waits takes it out of the queue at once; a dispatched request holds its
  * pool's capacity until its response ends, and then charges its tenant the tokens it used. A client may shorten or
  * lengthen its wait with {@value #QUEUE_TTL_HEADER} (milliseconds, capped by {@code infergate.flow-control.max-ttl}).
- * A request that had to wait carries its wait in {@link InfergateAttributes#QUEUE_WAIT_NANOS}, for the access log and
- * its span; one dispatched at once carries none.
+ * A request that had to wait carries its wait in its {@link InferenceContext}, for the access log and its span; one
+ * dispatched at once carries none.
  */
 public class FlowControlFilter implements GlobalFilter, Ordered {
 
@@ -55,7 +53,8 @@ public class FlowControlFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceRequest request = exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		InferenceContext context = InferenceContext.find(exchange);
+		InferenceRequest request = (context != null) ? context.request() : null;
 		if (request == null) {
 			return chain.filter(exchange);
 		}
@@ -67,18 +66,17 @@ public class FlowControlFilter implements GlobalFilter, Ordered {
 			return OpenAiErrorResponses.write(exchange, OpenAiError.badRequest(
 					QUEUE_TTL_HEADER + " must be a whole number of milliseconds, 0 or more", null));
 		}
-		Caller caller = exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
-		byte[] body = exchange.getAttribute(InfergateAttributes.REQUEST_BODY);
+		byte[] body = context.body();
 		long enqueuedNanos = System.nanoTime();
-		FlowTicket ticket = controller.enqueue(request.pool(), caller, request.estimatedTotalTokens(),
+		FlowTicket ticket = controller.enqueue(request.pool(), context.caller(), request.estimatedTotalTokens(),
 				request.estimatedPromptTokens(), (body != null) ? body.length : 0, ttl);
 		boolean queued = !ticket.decision().isDone();
 		return Mono.fromFuture(ticket.decision(), true).doOnCancel(ticket::cancel).flatMap((decision) -> {
 			if (queued) {
-				exchange.getAttributes().put(InfergateAttributes.QUEUE_WAIT_NANOS, System.nanoTime() - enqueuedNanos);
+				context.queueWaitNanos(System.nanoTime() - enqueuedNanos);
 			}
 			if (decision.dispatched()) {
-				return chain.filter(exchange).doFinally((signal) -> ticket.release(usedTokens(exchange, request)));
+				return chain.filter(exchange).doFinally((signal) -> ticket.release(usedTokens(context, request)));
 			}
 			return rejected(exchange, request, decision);
 		});
@@ -96,8 +94,8 @@ public class FlowControlFilter implements GlobalFilter, Ordered {
 	}
 
 	/** Prompt plus completion tokens the response reported or the gateway counted; -1 when nothing was read. */
-	private static long usedTokens(ServerWebExchange exchange, InferenceRequest request) {
-		ResponseUsage usage = exchange.getAttribute(InfergateAttributes.RESPONSE_USAGE);
+	private static long usedTokens(InferenceContext context, InferenceRequest request) {
+		ResponseUsage usage = context.usage();
 		return (usage != null) ? usage.tokens(request.estimatedPromptTokens(), true).total() : -1;
 	}
 

@@ -9,7 +9,6 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * A model server receives only the request headers it needs ({@code infergate.gateway.forwarded-headers}: the
@@ -41,7 +40,7 @@ public class ForwardedHeadersFilter implements HttpHeadersFilter, Ordered {
 
 	@Override
 	public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
-		if (exchange.getAttribute(InfergateAttributes.PARSED_REQUEST) == null) {
+		if (InferenceContext.parsed(exchange) == null) {
 			return input;
 		}
 		HttpHeaders kept = new HttpHeaders();

@@ -18,7 +18,6 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Spring Cloud Gateway's headers filters, at the cost an inference request needs. Each of them copies every header
@@ -72,7 +71,7 @@ public final class InferenceHeadersFilters implements BeanPostProcessor {
 
 	/** Whether the exchange is an inference request, whose upstream headers the allow-list built. */
 	static boolean isInferenceRequest(ServerWebExchange exchange) {
-		return exchange.getAttribute(InfergateAttributes.PARSED_REQUEST) != null;
+		return InferenceContext.parsed(exchange) != null;
 	}
 
 	private static int orderOf(HttpHeadersFilter filter) {

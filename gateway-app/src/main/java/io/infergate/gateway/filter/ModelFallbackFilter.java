@@ -14,8 +14,6 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.model.ConfiguredModel;
 import io.infergate.gateway.model.ModelCatalog;
-import io.infergate.routing.openai.ParsedRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Serves a request from its model's fallbacks when the model cannot serve it before the first byte. It wraps every
@@ -44,22 +42,26 @@ public class ModelFallbackFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
-		if (parsed == null) {
+		InferenceContext context = InferenceContext.parsed(exchange);
+		if (context == null) {
 			return chain.filter(exchange);
 		}
-		ModelFallbacks fallbacks = new ModelFallbacks(models.attemptOrder(parsed.model()));
-		exchange.getAttributes().put(InfergateAttributes.MODEL_FALLBACKS, fallbacks);
-		return attempt(exchange, chain, fallbacks);
+		ModelFallbacks fallbacks = new ModelFallbacks(models.attemptOrder(context.parsed().model()));
+		context.fallbacks(fallbacks);
+		if (!fallbacks.hasNext()) {
+			return chain.filter(exchange); // nothing to fall back to
+		}
+		return attempt(exchange, chain, context);
 	}
 
-	private Mono<Void> attempt(ServerWebExchange exchange, GatewayFilterChain chain, ModelFallbacks fallbacks) {
+	private Mono<Void> attempt(ServerWebExchange exchange, GatewayFilterChain chain, InferenceContext context) {
 		return chain.filter(exchange)
-			.onErrorResume(ModelUnavailableException.class, (ex) -> fallBack(exchange, chain, fallbacks, ex));
+			.onErrorResume(ModelUnavailableException.class, (ex) -> fallBack(exchange, chain, context, ex));
 	}
 
-	private Mono<Void> fallBack(ServerWebExchange exchange, GatewayFilterChain chain, ModelFallbacks fallbacks,
+	private Mono<Void> fallBack(ServerWebExchange exchange, GatewayFilterChain chain, InferenceContext context,
 			ModelUnavailableException cause) {
+		ModelFallbacks fallbacks = context.fallbacks();
 		if (!fallbacks.hasNext() || exchange.getResponse().isCommitted()) {
 			return Mono.error(new IllegalStateException("fallback signalled without a fallback to take", cause));
 		}
@@ -72,23 +74,15 @@ public class ModelFallbackFilter implements GlobalFilter, Ordered {
 		logger.info("Model '" + from + "' could not serve the request before any response byte (" + cause.getMessage()
 				+ "); falling back to '" + to + "'");
 		Executor here = ExchangeEventLoop.current(exchange);
-		clearAttempt(exchange);
-		Mono<Void> next = attempt(exchange, chain, fallbacks);
+		FailedAttempts.forget(exchange);
+		context.clearAttempt(exchange);
+		Mono<Void> next = attempt(exchange, chain, context);
 		// The failed attempt is not over when its error reaches this handler: Spring Cloud Gateway's response
 		// writer disposes the exchange's upstream connection in a doFinally that runs after the handler returns. Were
 		// the next attempt's answer to arrive first, on another thread, that clean-up would close the new connection
 		// and the client would get the headers without the body. Started as a new task of this thread's event loop,
 		// the next attempt begins only once the failed one has finished.
 		return (here != null) ? next.subscribeOn(Schedulers.fromExecutor(here)) : next;
-	}
-
-	/** Forgets everything the failed model's steps left on the exchange, as if they had not run. */
-	private static void clearAttempt(ServerWebExchange exchange) {
-		FailedAttempts.forget(exchange);
-		for (String attribute : new String[] { InfergateAttributes.MODEL_ROUTE, InfergateAttributes.INFERENCE_REQUEST,
-				InfergateAttributes.ADMISSION, InfergateAttributes.RESPONSE_USAGE, InfergateAttributes.DISPATCH }) {
-			exchange.getAttributes().remove(attribute);
-		}
 	}
 
 }

@@ -2,11 +2,10 @@ package io.infergate.gateway.filter;
 
 import java.util.List;
 
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * The models one request may be served by, in the order they are tried: the model the client asked for, then its
- * fallbacks. Kept in {@link InfergateAttributes#MODEL_FALLBACKS}; one request's steps use it one at a time.
+ * fallbacks. Kept in the request's {@link InferenceContext}; one request's steps use it one at a time.
  */
 public final class ModelFallbacks {
 

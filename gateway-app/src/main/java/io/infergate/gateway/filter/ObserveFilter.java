@@ -19,7 +19,6 @@ import io.infergate.routing.admission.Caller;
 import io.infergate.routing.admission.TokenUsage;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.openai.ParsedRequest;
-import io.infergate.routing.request.InfergateAttributes;
 import io.infergate.routing.scheduling.SchedulingResult;
 
 /**
@@ -56,33 +55,34 @@ public class ObserveFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		if (InferenceExchanges.api(exchange) == null) {
+		InferenceContext context = InferenceContext.of(exchange);
+		if (context == null) {
 			return chain.filter(exchange);
 		}
 		RelayedResponse relayed = new RelayedResponse(System.nanoTime());
-		exchange.getAttributes().put(InfergateAttributes.RELAYED_RESPONSE, relayed);
+		context.relayed(relayed);
 		return chain.filter(exchange)
-			.doOnSuccess((done) -> finish(exchange, relayed, status(exchange), !relayed.failedMidStream()))
+			.doOnSuccess((done) -> finish(exchange, context, status(exchange), !relayed.failedMidStream()))
 			.doOnError((ex) -> {
 				if (exchange.getResponse().isCommitted()) {
-					finish(exchange, relayed, status(exchange), false);
+					finish(exchange, context, status(exchange), false);
 				}
 				else {
 					// the error handler writes the response after this filter: record its status then
 					exchange.getResponse().beforeCommit(() -> {
-						finish(exchange, relayed, status(exchange), false);
+						finish(exchange, context, status(exchange), false);
 						return Mono.empty();
 					});
 				}
 			})
-			.doOnCancel(() -> finish(exchange, relayed, CLIENT_CLOSED_REQUEST, false));
+			.doOnCancel(() -> finish(exchange, context, CLIENT_CLOSED_REQUEST, false));
 	}
 
-	private void finish(ServerWebExchange exchange, RelayedResponse relayed, int status, boolean completed) {
-		if (!relayed.finish()) {
+	private void finish(ServerWebExchange exchange, InferenceContext context, int status, boolean completed) {
+		if (!context.relayed().finish()) {
 			return;
 		}
-		CompletedRequest request = completedRequest(exchange, relayed, status, completed, System.nanoTime());
+		CompletedRequest request = completedRequest(exchange, context, status, completed, System.nanoTime());
 		meters.record(request);
 		spanTags.tag(exchange.getAttributes(), request);
 		if (accessLog != null) {
@@ -90,11 +90,12 @@ public class ObserveFilter implements GlobalFilter, Ordered {
 		}
 	}
 
-	static CompletedRequest completedRequest(ServerWebExchange exchange, RelayedResponse relayed, int status,
+	static CompletedRequest completedRequest(ServerWebExchange exchange, InferenceContext context, int status,
 			boolean completed, long nowNanos) {
-		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
-		ModelRoute route = exchange.getAttribute(InfergateAttributes.MODEL_ROUTE);
-		Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
+		RelayedResponse relayed = context.relayed();
+		ParsedRequest parsed = context.parsed();
+		ModelRoute route = context.route();
+		Dispatch dispatch = context.dispatch();
 		String endpoint = null;
 		String profile = null;
 		if (dispatch != null) {
@@ -103,20 +104,19 @@ public class ObserveFilter implements GlobalFilter, Ordered {
 			profile = (result != null) ? result.profile().name() : null;
 		}
 		long firstByte = relayed.firstByteNanos();
-		Caller caller = exchange.getAttribute(InfergateAttributes.CALLER);
-		Long queueWait = exchange.getAttribute(InfergateAttributes.QUEUE_WAIT_NANOS);
-		ModelFallbacks fallbacks = exchange.getAttribute(InfergateAttributes.MODEL_FALLBACKS);
+		Caller caller = context.authenticatedCaller();
+		ModelFallbacks fallbacks = context.fallbacks();
 		return new CompletedRequest(exchange.getRequest().getId(), (caller != null) ? caller.keyId() : null,
-				(caller != null) ? caller.tenant() : null, (parsed != null) ? parsed.model() : null,
-				(route != null) ? route.pool() : null, endpoint, profile, status, parsed != null && parsed.stream(),
-				completed, (firstByte != 0) ? firstByte - relayed.receivedNanos() : -1,
-				nowNanos - relayed.receivedNanos(), reportedUsage(exchange), (queueWait != null) ? queueWait : -1,
-				(fallbacks != null) ? fallbacks.taken() : -1);
+				(caller != null) ? caller.tenant() : null,
+				(parsed != null) ? parsed.model() : null, (route != null) ? route.pool() : null, endpoint, profile,
+				status, parsed != null && parsed.stream(), completed,
+				(firstByte != 0) ? firstByte - relayed.receivedNanos() : -1, nowNanos - relayed.receivedNanos(),
+				reportedUsage(context), context.queueWaitNanos(), (fallbacks != null) ? fallbacks.taken() : -1);
 	}
 
 	/** The usage the model server reported, read by the account-usage step; not the gateway's own count. */
-	private static TokenUsage reportedUsage(ServerWebExchange exchange) {
-		ResponseUsage usage = exchange.getAttribute(InfergateAttributes.RESPONSE_USAGE);
+	private static TokenUsage reportedUsage(InferenceContext context) {
+		ResponseUsage usage = context.usage();
 		if (usage == null) {
 			return null;
 		}

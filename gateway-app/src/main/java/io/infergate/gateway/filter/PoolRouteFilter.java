@@ -15,7 +15,6 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.model.ModelRoute;
 import io.infergate.routing.openai.InferenceApi;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Points an inference request at its pool, {@code lb://<pool>/<API path>}, before the load balancer reads it:
@@ -40,10 +39,11 @@ public class PoolRouteFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		ModelRoute route = exchange.getAttribute(InfergateAttributes.MODEL_ROUTE);
-		InferenceApi api = exchange.getAttribute(InfergateAttributes.INFERENCE_API);
-		if (route != null && api != null) {
-			exchange.getAttributes().put(ServerWebExchangeUtils.GATEWAY_REQUEST_URL_ATTR, target(route.pool(), api));
+		InferenceContext context = InferenceContext.find(exchange);
+		ModelRoute route = (context != null) ? context.route() : null;
+		if (route != null) {
+			exchange.getAttributes()
+				.put(ServerWebExchangeUtils.GATEWAY_REQUEST_URL_ATTR, target(route.pool(), context.api()));
 		}
 		return chain.filter(exchange);
 	}

@@ -13,16 +13,14 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
-import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.openai.OpenAiRequestParser;
 import io.infergate.routing.openai.ParsedRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Reads an inference request's body once, under the size limit (413 as soon as the body passes it, however it is
- * sent), and parses the fields the gateway needs (400 for a body that is not a valid request). The body goes to
- * {@link InfergateAttributes#REQUEST_BODY}, the parsed fields to {@link InfergateAttributes#PARSED_REQUEST}.
+ * sent), and parses the fields the gateway needs (400 for a body that is not a valid request). The body and the
+ * parsed fields go to the request's {@link InferenceContext}.
  */
 public class ReadRequestFilter implements GlobalFilter, Ordered {
 
@@ -41,8 +39,8 @@ public class ReadRequestFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceApi api = InferenceExchanges.api(exchange);
-		if (api == null) {
+		InferenceContext context = InferenceContext.of(exchange);
+		if (context == null) {
 			return chain.filter(exchange);
 		}
 		if (exchange.getRequest().getHeaders().getContentLength() > maxBodyBytes) {
@@ -57,7 +55,7 @@ public class ReadRequestFilter implements GlobalFilter, Ordered {
 			})
 			.defaultIfEmpty(Optional.of(new byte[0]))
 			.onErrorResume(DataBufferLimitException.class, (ex) -> Mono.just(Optional.empty()))
-			.flatMap((body) -> body.isPresent() ? parse(exchange, chain, api, body.get()) : tooLarge(exchange));
+			.flatMap((body) -> body.isPresent() ? parse(exchange, chain, context, body.get()) : tooLarge(exchange));
 	}
 
 	/**
@@ -70,18 +68,18 @@ public class ReadRequestFilter implements GlobalFilter, Ordered {
 		return OpenAiErrorResponses.write(exchange, OpenAiError.bodyTooLarge(maxBodyBytes));
 	}
 
-	private Mono<Void> parse(ServerWebExchange exchange, GatewayFilterChain chain, InferenceApi api, byte[] body) {
+	private Mono<Void> parse(ServerWebExchange exchange, GatewayFilterChain chain, InferenceContext context,
+			byte[] body) {
 		ParsedRequest parsed;
 		try {
-			parsed = parser.parse(body, api);
+			parsed = parser.parse(body, context.api());
 		}
 		catch (InvalidRequestException ex) {
 			OpenAiError error = ex.isMalformedJson() ? OpenAiError.invalidJson(ex.getMessage())
 					: OpenAiError.badRequest(ex.getMessage(), ex.param());
 			return OpenAiErrorResponses.write(exchange, error);
 		}
-		exchange.getAttributes().put(InfergateAttributes.REQUEST_BODY, body);
-		exchange.getAttributes().put(InfergateAttributes.PARSED_REQUEST, parsed);
+		context.read(body, parsed);
 		return chain.filter(exchange);
 	}
 }

@@ -14,11 +14,9 @@ import io.infergate.gateway.model.ConfiguredModel;
 import io.infergate.gateway.model.ModelCatalog;
 import io.infergate.gateway.model.ModelRoute;
 import io.infergate.gateway.model.StickyBy;
-import io.infergate.routing.admission.Caller;
 import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Resolves the model being tried (the client's, or the fallback {@link ModelFallbacks} is on) to a route: a
@@ -55,12 +53,13 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
-		if (parsed == null) {
+		InferenceContext context = InferenceContext.parsed(exchange);
+		if (context == null) {
 			return chain.filter(exchange);
 		}
-		InferenceApi.Work work = InferenceExchanges.api(exchange).work();
-		ModelFallbacks fallbacks = exchange.getAttribute(InfergateAttributes.MODEL_FALLBACKS);
+		ParsedRequest parsed = context.parsed();
+		InferenceApi.Work work = context.api().work();
+		ModelFallbacks fallbacks = context.fallbacks();
 		String model = (fallbacks != null) ? fallbacks.current() : parsed.model();
 		int promptTokens = (work == InferenceApi.Work.TOKENIZER) ? 0 : parsed.inputTokens();
 		int maxTokens = (work != InferenceApi.Work.GENERATION) ? 0
@@ -69,7 +68,7 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 		ModelRoute route;
 		ConfiguredModel configured = models.configured(model);
 		if (configured != null) {
-			route = configured.route(stickyKey(configured.stickyBy(), exchange, parsed), tokens);
+			route = configured.route(stickyKey(configured.stickyBy(), exchange, context), tokens);
 			if (route == null) {
 				return noLaneFits(exchange, configured, tokens, fallbacks);
 			}
@@ -84,11 +83,9 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 		String promptText = (work == InferenceApi.Work.GENERATION) ? parsed.promptText() : "";
 		InferenceRequest request = new InferenceRequest(route.model(), route.pool(), route.targetModel(),
 				route.adapter(), promptText, promptTokens, maxTokens, parsed.stream(),
-				sessionKey(exchange.getRequest(), parsed), caller(exchange).priority());
-		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, route);
-		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST, request);
-		byte[] body = exchange.getAttribute(InfergateAttributes.REQUEST_BODY);
-		byte[] forwarded = ModelRewriter.rewrite(body, parsed, route.upstreamModel());
+				sessionKey(exchange.getRequest(), parsed), context.caller().priority());
+		context.resolved(route, request);
+		byte[] forwarded = ModelRewriter.rewrite(context.body(), parsed, route.upstreamModel());
 		ServerHttpRequest cachedRequest = new CachedBodyRequest(exchange.getRequest(), forwarded,
 				exchange.getResponse().bufferFactory());
 		return chain.filter(exchange.mutate().request(cachedRequest).build());
@@ -106,11 +103,11 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 	}
 
 	/** The key {@code sticky-by} keeps a caller on one target by, or {@code null} for a split by weight alone. */
-	static String stickyKey(StickyBy stickyBy, ServerWebExchange exchange, ParsedRequest parsed) {
+	static String stickyKey(StickyBy stickyBy, ServerWebExchange exchange, InferenceContext context) {
 		return switch (stickyBy) {
-			case USER -> parsed.user();
-			case SESSION -> sessionKey(exchange.getRequest(), parsed);
-			case API_KEY -> caller(exchange).keyId();
+			case USER -> context.parsed().user();
+			case SESSION -> sessionKey(exchange.getRequest(), context.parsed());
+			case API_KEY -> context.caller().keyId();
 			case NONE -> null;
 		};
 	}
@@ -118,9 +115,5 @@ public class ResolveModelFilter implements GlobalFilter, Ordered {
 	private static String sessionKey(ServerHttpRequest httpRequest, ParsedRequest parsed) {
 		String session = httpRequest.getHeaders().getFirst(SESSION_HEADER);
 		return (session == null || session.isBlank()) ? parsed.user() : session;
-	}
-
-	private static Caller caller(ServerWebExchange exchange) {
-		return exchange.getAttributeOrDefault(InfergateAttributes.CALLER, Caller.anonymous());
 	}
 }

@@ -11,7 +11,6 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.model.ModelRoute;
 import io.infergate.routing.dispatch.Dispatch;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Says what served a dispatched request, on its response: {@code x-infergate-pool}, {@code x-infergate-model} (the
@@ -44,25 +43,26 @@ public class ServedByFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		if (enabled && InferenceExchanges.api(exchange) != null) {
+		InferenceContext context = enabled ? InferenceContext.of(exchange) : null;
+		if (context != null) {
 			exchange.getResponse().beforeCommit(() -> {
-				describe(exchange);
+				describe(exchange, context);
 				return Mono.empty();
 			});
 		}
 		return chain.filter(exchange);
 	}
 
-	private static void describe(ServerWebExchange exchange) {
-		Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
-		ModelRoute route = exchange.getAttribute(InfergateAttributes.MODEL_ROUTE);
+	private static void describe(ServerWebExchange exchange, InferenceContext context) {
+		Dispatch dispatch = context.dispatch();
+		ModelRoute route = context.route();
 		if (dispatch == null || route == null) {
 			return;
 		}
 		HttpHeaders headers = exchange.getResponse().getHeaders();
 		headers.set(POOL_HEADER, route.pool());
 		headers.set(MODEL_HEADER, route.targetModel());
-		ModelFallbacks fallbacks = exchange.getAttribute(InfergateAttributes.MODEL_FALLBACKS);
+		ModelFallbacks fallbacks = context.fallbacks();
 		headers.set(FALLBACKS_HEADER, Integer.toString((fallbacks != null) ? fallbacks.taken() : 0));
 		if (exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_ATTR) != null
 				&& dispatch.lastEndpoint() != null) {

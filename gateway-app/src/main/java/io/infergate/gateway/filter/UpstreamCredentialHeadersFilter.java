@@ -8,7 +8,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.model.ModelRoute;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * The headers sent to a model server never carry the client's credential ({@code Authorization}, {@code api-key}),
@@ -33,7 +32,8 @@ public class UpstreamCredentialHeadersFilter implements HttpHeadersFilter, Order
 
 	@Override
 	public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
-		ModelRoute route = exchange.getAttribute(InfergateAttributes.MODEL_ROUTE);
+		InferenceContext context = InferenceContext.find(exchange);
+		ModelRoute route = (context != null) ? context.route() : null;
 		String authorization = (route != null) ? authorizationByPool.get(route.pool()) : null;
 		if (authorization == null && !input.containsHeader(HttpHeaders.AUTHORIZATION)
 				&& !input.containsHeader(AuthenticateFilter.API_KEY_HEADER)) {

@@ -28,7 +28,6 @@ import org.springframework.web.server.ServerWebExchange;
 import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.dispatch.Dispatch;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * Decides, for every upstream failure before the first byte of the response body, what happens next. It is the one
@@ -72,7 +71,8 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
+		InferenceContext context = InferenceContext.find(exchange);
+		Dispatch dispatch = (context != null) ? context.dispatch() : null;
 		if (dispatch == null) {
 			return chain.filter(exchange);
 		}
@@ -197,7 +197,8 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 	}
 
 	private static boolean canFallBack(ServerWebExchange exchange) {
-		ModelFallbacks fallbacks = exchange.getAttribute(InfergateAttributes.MODEL_FALLBACKS);
+		InferenceContext context = InferenceContext.find(exchange);
+		ModelFallbacks fallbacks = (context != null) ? context.fallbacks() : null;
 		return fallbacks != null && fallbacks.hasNext() && !exchange.getResponse().isCommitted();
 	}
 

@@ -11,11 +11,10 @@ import io.infergate.gateway.usage.ResponseUsage;
 import io.infergate.gateway.usage.UsageReadingResponse;
 import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.ParsedRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 /**
- * Reads the tokens each response uses ({@link ResponseUsage}, kept in {@link InfergateAttributes#RESPONSE_USAGE} for
- * admission to settle with, and for the token metrics and the access log, so it runs whether admission is on or
+ * Reads the tokens each response uses ({@link ResponseUsage}, kept in the {@link InferenceContext} for admission to
+ * settle with, and for the token metrics and the access log, so it runs whether admission is on or
  * not). A streamed request whose client did not ask for {@code stream_options.include_usage} is sent asking for it,
  * and the usage chunk is removed from what the client receives, so the client gets the bytes it would have got
  * without the gateway.
@@ -29,13 +28,14 @@ public class UsageAccountingFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
-		if (parsed == null || exchange.getAttribute(InfergateAttributes.INFERENCE_REQUEST) == null) {
+		InferenceContext context = InferenceContext.find(exchange);
+		if (context == null || context.request() == null) {
 			return chain.filter(exchange);
 		}
+		ParsedRequest parsed = context.parsed();
 		ServerWebExchange.Builder accounted = exchange.mutate();
 		// stream_options is chat's and text completions'; the Responses API always reports usage at the end
-		InferenceApi api = exchange.getAttribute(InfergateAttributes.INFERENCE_API);
+		InferenceApi api = context.api();
 		boolean askForUsage = parsed.stream() && !parsed.includeUsage()
 				&& (api == InferenceApi.CHAT_COMPLETIONS || api == InferenceApi.COMPLETIONS)
 				&& exchange.getRequest() instanceof CachedBodyRequest;
@@ -45,7 +45,7 @@ public class UsageAccountingFilter implements GlobalFilter, Ordered {
 			accounted.request(new CachedBodyRequest(request, body, exchange.getResponse().bufferFactory()));
 		}
 		ResponseUsage usage = new ResponseUsage(askForUsage);
-		exchange.getAttributes().put(InfergateAttributes.RESPONSE_USAGE, usage);
+		context.usage(usage);
 		return chain.filter(accounted.response(new UsageReadingResponse(exchange.getResponse(), usage)).build());
 	}
 }

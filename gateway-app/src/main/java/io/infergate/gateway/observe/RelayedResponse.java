@@ -6,7 +6,7 @@ import org.springframework.core.io.buffer.DataBuffer;
  * What the gateway saw of one inference response as it relayed it: when the request arrived, when the first byte
  * of the response body went out (the first event of a stream), and whether the upstream failed mid-stream. Filled
  * by the response as it is written, and read once the exchange has ended. The tokens come from the usage reading
- * of the account-usage step ({@code InfergateAttributes.RESPONSE_USAGE}).
+ * of the account-usage step (both are kept in the request's {@code InferenceContext}).
  */
 public final class RelayedResponse {
 

@@ -11,6 +11,7 @@ import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
+import io.infergate.gateway.model.ModelRoute;
 import io.infergate.gateway.usage.ResponseUsage;
 import io.infergate.routing.admission.Caller;
 import io.infergate.routing.admission.Limits;
@@ -19,7 +20,6 @@ import io.infergate.routing.admission.RateLimitPolicy;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.admission.TenantMeters;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.filter.FilterExchanges.responseBody;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,12 +38,13 @@ class AdmitFilterTests {
 	/** An exchange as resolution leaves it, with a response that will report {@code usageJson}. */
 	private static MockServerWebExchange request(int maxTokens, String usageJson) {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
-		exchange.getAttributes().put(InfergateAttributes.CALLER, TEAM_A);
-		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST,
+		InferenceContext context = InferenceContext.of(exchange);
+		context.caller(TEAM_A);
+		context.resolved(new ModelRoute("gpt-4o-mini", "p", "m", null),
 				new InferenceRequest("gpt-4o-mini", "p", "m", null, "prompt", 10, maxTokens, false, null, 0));
 		ResponseUsage usage = new ResponseUsage(false);
 		usage.readJson(DefaultDataBufferFactory.sharedInstance.wrap(usageJson.getBytes(StandardCharsets.UTF_8)));
-		exchange.getAttributes().put(InfergateAttributes.RESPONSE_USAGE, usage);
+		context.usage(usage);
 		return exchange;
 	}
 

@@ -10,7 +10,6 @@ import io.infergate.gateway.auth.ApiKeys;
 import io.infergate.gateway.auth.AuthFixtures;
 import io.infergate.gateway.auth.AuthProperties;
 import io.infergate.routing.admission.Caller;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.filter.FilterExchanges.responseBody;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +34,7 @@ class AuthenticateFilterTests {
 
 		filter.filter(exchange, chain).block();
 
-		assertThat(chain.reached().<Caller>getAttribute(InfergateAttributes.CALLER))
+		assertThat(InferenceContext.find(chain.reached()).authenticatedCaller())
 			.isEqualTo(new Caller("team-a", "a", 2, 3.0));
 	}
 
@@ -43,7 +42,7 @@ class AuthenticateFilterTests {
 	void acceptsTheKeyInAnApiKeyHeader() {
 		filter.filter(request("api-key", AuthFixtures.TEAM_B_SECRET), chain).block();
 
-		assertThat(chain.reached().<Caller>getAttribute(InfergateAttributes.CALLER).keyId()).isEqualTo("team-b");
+		assertThat(InferenceContext.find(chain.reached()).authenticatedCaller().keyId()).isEqualTo("team-b");
 	}
 
 	@Test
@@ -72,11 +71,11 @@ class AuthenticateFilterTests {
 			.body("{}"));
 
 		filter.filter(lowered, chain).block();
-		int loweredPriority = chain.reached().<Caller>getAttribute(InfergateAttributes.CALLER).priority();
+		int loweredPriority = InferenceContext.find(chain.reached()).authenticatedCaller().priority();
 		filter.filter(raised, chain).block();
 
 		assertThat(loweredPriority).isEqualTo(-1);
-		assertThat(chain.reached().<Caller>getAttribute(InfergateAttributes.CALLER).priority()).isEqualTo(2);
+		assertThat(InferenceContext.find(chain.reached()).authenticatedCaller().priority()).isEqualTo(2);
 	}
 
 	@Test
@@ -85,6 +84,6 @@ class AuthenticateFilterTests {
 
 		off.filter(request("Authorization", "Bearer anything"), chain).block();
 
-		assertThat(chain.reached().<Caller>getAttribute(InfergateAttributes.CALLER)).isEqualTo(Caller.anonymous());
+		assertThat(InferenceContext.find(chain.reached()).authenticatedCaller()).isEqualTo(Caller.anonymous());
 	}
 }

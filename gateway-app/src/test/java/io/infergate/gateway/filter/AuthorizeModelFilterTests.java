@@ -9,7 +9,6 @@ import org.springframework.mock.web.server.MockServerWebExchange;
 import io.infergate.gateway.auth.ApiKeys;
 import io.infergate.gateway.auth.AuthFixtures;
 import io.infergate.routing.admission.Caller;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.filter.FilterExchanges.responseBody;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +25,7 @@ class AuthorizeModelFilterTests {
 		MockServerWebExchange exchange = FilterExchanges
 			.chat("{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
 		new ReadRequestFilter(1 << 20).filter(exchange, (e) -> Mono.empty()).block();
-		exchange.getAttributes().put(InfergateAttributes.CALLER, caller);
+		InferenceContext.of(exchange).caller(caller);
 		return exchange;
 	}
 

@@ -16,7 +16,6 @@ import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,7 +31,7 @@ class CircuitOutcomeFilterTests {
 
 	private MockServerWebExchange exchange() {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
-		exchange.getAttributes().put(InfergateAttributes.DISPATCH,
+		InferenceContext.of(exchange).dispatch(exchange,
 				new Dispatch(new InferenceRequest("m", "p", "m", null, "prompt", 10, 10, false, null, 0)));
 		return exchange;
 	}
@@ -40,7 +39,7 @@ class CircuitOutcomeFilterTests {
 	/** An attempt the load balancer sends to {@code pod}, ending as {@code outcome}. */
 	private GatewayFilterChain sentToPod(Mono<Void> outcome) {
 		return (exchange) -> {
-			Dispatch dispatch = exchange.getAttribute(InfergateAttributes.DISPATCH);
+			Dispatch dispatch = InferenceContext.find(exchange).dispatch();
 			dispatch.dispatchTo(pod);
 			return outcome;
 		};

@@ -14,7 +14,6 @@ import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,18 +70,17 @@ class DispatchFilterTests {
 
 		new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, chain).block();
 
-		assertThat(chain.reached().<Object>getAttribute(InfergateAttributes.DISPATCH)).isNull();
+		assertThat(InferenceContext.of(chain.reached()).dispatch()).isNull();
 	}
 
 	private static Dispatch dispatchOf(ServerWebExchange exchange) {
-		return exchange.getAttribute(InfergateAttributes.DISPATCH);
+		return InferenceContext.find(exchange).dispatch();
 	}
 
 	/** The exchange as the resolve step leaves it. */
 	private static MockServerWebExchange resolved() {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
-		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, new ModelRoute("llama-8b", "llama", "llama-8b", null));
-		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST,
+		InferenceContext.of(exchange).resolved(new ModelRoute("llama-8b", "llama", "llama-8b", null),
 				new InferenceRequest("llama-8b", "llama", "llama-8b", null, "hi", 1, 16, false, null, 0));
 		return exchange;
 	}

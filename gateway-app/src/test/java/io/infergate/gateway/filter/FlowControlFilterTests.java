@@ -15,13 +15,13 @@ import org.springframework.http.HttpStatus;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
+import io.infergate.gateway.model.ModelRoute;
 import io.infergate.routing.admission.Caller;
 import io.infergate.routing.flowcontrol.FlowControlProperties;
 import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.filter.FilterExchanges.responseBody;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,8 +51,9 @@ class FlowControlFilterTests {
 			builder.header(headers[i], headers[i + 1]);
 		}
 		MockServerWebExchange exchange = FilterExchanges.onInferenceRoute(builder.body("{}"));
-		exchange.getAttributes().put(InfergateAttributes.CALLER, new Caller("k", "t", priority, 1));
-		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST,
+		InferenceContext context = InferenceContext.of(exchange);
+		context.caller(new Caller("k", "t", priority, 1));
+		context.resolved(new ModelRoute("m", "p", "m", null),
 				new InferenceRequest("m", "p", "m", null, "prompt", 10, 90, false, null, priority));
 		return exchange;
 	}
@@ -88,7 +89,7 @@ class FlowControlFilterTests {
 	void aRequestThatWaitedCarriesItsWaitAndOneDispatchedAtOnceCarriesNone() throws Exception {
 		MockServerWebExchange atOnce = request(0);
 		filter.filter(atOnce, new FilterExchanges.RecordingChain()).block();
-		assertThat(atOnce.getAttributes()).doesNotContainKey(InfergateAttributes.QUEUE_WAIT_NANOS);
+		assertThat(InferenceContext.find(atOnce).queueWaitNanos()).isEqualTo(-1);
 
 		room.set(false);
 		MockServerWebExchange waiting = request(0);
@@ -101,7 +102,7 @@ class FlowControlFilterTests {
 		done.get(5, TimeUnit.SECONDS);
 
 		assertThat(chain.wasCalled()).isTrue();
-		Long waited = waiting.getAttribute(InfergateAttributes.QUEUE_WAIT_NANOS);
+		long waited = InferenceContext.find(waiting).queueWaitNanos();
 		assertThat(waited).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(30));
 	}
 

@@ -14,7 +14,6 @@ import org.springframework.mock.web.server.MockServerWebExchange;
 
 import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.OpenAiRequestParser;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,8 +30,8 @@ class InferenceHeadersFiltersTests {
 
 	private static MockServerWebExchange inferenceRequest() throws Exception {
 		MockServerWebExchange exchange = FilterExchanges.chat("{\"model\":\"m\",\"prompt\":\"p\"}");
-		exchange.getAttributes().put(InfergateAttributes.PARSED_REQUEST,
-				new OpenAiRequestParser().parse("{\"model\":\"m\",\"prompt\":\"p\"}".getBytes(), InferenceApi.COMPLETIONS));
+		byte[] body = "{\"model\":\"m\",\"prompt\":\"p\"}".getBytes();
+		InferenceContext.of(exchange).read(body, new OpenAiRequestParser().parse(body, InferenceApi.COMPLETIONS));
 		return exchange;
 	}
 

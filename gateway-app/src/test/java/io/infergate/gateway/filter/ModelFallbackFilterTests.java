@@ -16,7 +16,6 @@ import org.springframework.web.server.ServerWebExchange;
 import io.infergate.gateway.model.ModelCatalog;
 import io.infergate.gateway.model.ModelFixtures;
 import io.infergate.gateway.model.ModelRoute;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.model.ModelFixtures.single;
 import static io.infergate.gateway.model.ModelFixtures.withFallbacks;
@@ -50,18 +49,18 @@ class ModelFallbackFilterTests {
 		assertThat(tried).containsExactly("chat", "chat-large", "chat-xl");
 		assertThat(catalog.configured("chat").report().fallbacksTaken()).isEqualTo(1);
 		assertThat(catalog.configured("chat-large").report().fallbacksTaken()).isEqualTo(1);
-		assertThat(exchange.<ModelFallbacks>getAttribute(InfergateAttributes.MODEL_FALLBACKS).taken()).isEqualTo(2);
+		assertThat(InferenceContext.find(exchange).fallbacks().taken()).isEqualTo(2);
 	}
 
 	@Test
 	void clearsWhatTheFailedModelLeftOnTheExchange() {
-		List<Set<String>> attributesSeen = new ArrayList<>();
+		List<ModelRoute> routesSeen = new ArrayList<>();
 		List<HttpStatusCode> statusSeen = new ArrayList<>();
 		filter.filter(exchange, (e) -> {
-			attributesSeen.add(Set.copyOf(e.getAttributes().keySet()));
+			routesSeen.add(InferenceContext.find(e).route());
 			statusSeen.add(e.getResponse().getStatusCode());
 			if (tried.add(current(e)) && tried.size() == 1) {
-				e.getAttributes().put(InfergateAttributes.MODEL_ROUTE, new ModelRoute("chat", "llama", "llama-8b", null));
+				InferenceContext.find(e).resolved(new ModelRoute("chat", "llama", "llama-8b", null), null);
 				e.getAttributes().put(ServerWebExchangeUtils.CLIENT_RESPONSE_HEADER_NAMES, Set.of("retry-after"));
 				e.getResponse().getHeaders().set("retry-after", "1");
 				e.getResponse().setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
@@ -70,7 +69,7 @@ class ModelFallbackFilterTests {
 			return e.getResponse().setComplete();
 		}).block();
 
-		assertThat(attributesSeen.get(1)).doesNotContain(InfergateAttributes.MODEL_ROUTE);
+		assertThat(routesSeen.get(1)).isNull();
 		assertThat(statusSeen.get(1)).isNull();
 		assertThat(exchange.getResponse().getHeaders().containsHeader("retry-after")).isFalse();
 	}
@@ -98,7 +97,7 @@ class ModelFallbackFilterTests {
 	}
 
 	private static String current(ServerWebExchange exchange) {
-		return exchange.<ModelFallbacks>getAttribute(InfergateAttributes.MODEL_FALLBACKS).current();
+		return InferenceContext.find(exchange).fallbacks().current();
 	}
 
 	private static MockServerWebExchange parsed(String json) {

@@ -2,7 +2,6 @@ package io.infergate.gateway.filter;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,6 @@ import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.gateway.observe.RelayedResponse;
 import io.infergate.gateway.usage.ResponseUsage;
 import io.infergate.routing.admission.Caller;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,7 +34,7 @@ class ObserveFilterTests {
 
 		filter.filter(exchange, chain).block();
 
-		assertThat((RelayedResponse) chain.reached().getAttribute(InfergateAttributes.RELAYED_RESPONSE)).isNotNull();
+		assertThat(InferenceContext.find(chain.reached()).relayed()).isNotNull();
 	}
 
 	@Test
@@ -45,7 +43,7 @@ class ObserveFilterTests {
 
 		filter.filter(exchange, new FilterExchanges.RecordingChain()).block();
 
-		assertThat(exchange.getAttributes()).doesNotContainKey(InfergateAttributes.RELAYED_RESPONSE);
+		assertThat(InferenceContext.find(exchange)).isNull();
 	}
 
 	@Test
@@ -56,10 +54,12 @@ class ObserveFilterTests {
 		ResponseUsage usage = new ResponseUsage(false);
 		usage.readJson(DefaultDataBufferFactory.sharedInstance.wrap(
 				"{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}".getBytes(StandardCharsets.UTF_8)));
-		exchange.getAttributes().put(InfergateAttributes.RESPONSE_USAGE, usage);
-		exchange.getAttributes().put(InfergateAttributes.CALLER, new Caller("team-a", "tenant-a", 0, 1.0));
+		InferenceContext context = InferenceContext.of(exchange);
+		context.relayed(relayed);
+		context.usage(usage);
+		context.caller(new Caller("team-a", "tenant-a", 0, 1.0));
 
-		CompletedRequest request = ObserveFilter.completedRequest(exchange, relayed, 200, true,
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, 200, true,
 				relayed.firstByteNanos() + 500);
 
 		assertThat(request.ttftNanos()).isEqualTo(relayed.firstByteNanos() - 1_000);
@@ -77,9 +77,11 @@ class ObserveFilterTests {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
 		ResponseUsage usage = new ResponseUsage(false);
 		usage.readJson(DefaultDataBufferFactory.sharedInstance.wrap("{\"choices\":[]}".getBytes(StandardCharsets.UTF_8)));
-		exchange.getAttributes().put(InfergateAttributes.RESPONSE_USAGE, usage);
+		InferenceContext context = InferenceContext.of(exchange);
+		context.relayed(new RelayedResponse(0));
+		context.usage(usage);
 
-		CompletedRequest request = ObserveFilter.completedRequest(exchange, new RelayedResponse(0), 200, true, 10);
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, 200, true, 10);
 
 		assertThat(request.usage()).isNull();
 	}
@@ -90,21 +92,23 @@ class ObserveFilterTests {
 
 		Disposable subscription = filter.filter(exchange, new FilterExchanges.RecordingChain(Mono.never())).subscribe();
 		subscription.dispose();
-		RelayedResponse relayed = exchange.getAttribute(InfergateAttributes.RELAYED_RESPONSE);
+		RelayedResponse relayed = InferenceContext.find(exchange).relayed();
 
 		assertThat(relayed.finish()).as("already recorded").isFalse();
 		assertThat(registry.getMeters()).as("nothing served").isEmpty();
 	}
 
 	@Test
-	void queueWaitAndFallbacksComeFromTheirAttributesWhenSet() {
+	void queueWaitAndFallbacksAreRecordedWhenTheRequestHasThem() {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
 		ModelFallbacks fallbacks = new ModelFallbacks(List.of("llama", "llama-backup"));
 		fallbacks.next();
-		exchange.getAttributes().putAll(Map.of(InfergateAttributes.QUEUE_WAIT_NANOS, 7_000_000L,
-				InfergateAttributes.MODEL_FALLBACKS, fallbacks));
+		InferenceContext context = InferenceContext.of(exchange);
+		context.relayed(new RelayedResponse(0));
+		context.queueWaitNanos(7_000_000L);
+		context.fallbacks(fallbacks);
 
-		CompletedRequest request = ObserveFilter.completedRequest(exchange, new RelayedResponse(0), 200, true, 10);
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, 200, true, 10);
 
 		assertThat(request.queueWaitNanos()).isEqualTo(7_000_000L);
 		assertThat(request.fallbacks()).isEqualTo(1);

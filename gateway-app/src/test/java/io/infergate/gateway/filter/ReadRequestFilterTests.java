@@ -10,7 +10,6 @@ import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
 import io.infergate.routing.openai.ParsedRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.filter.FilterExchanges.chat;
 import static io.infergate.gateway.filter.FilterExchanges.onInferenceRoute;
@@ -30,10 +29,10 @@ class ReadRequestFilterTests {
 
 		filter.filter(exchange, chain).block();
 
-		ParsedRequest parsed = chain.reached().getAttribute(InfergateAttributes.PARSED_REQUEST);
+		ParsedRequest parsed = InferenceContext.find(chain.reached()).parsed();
 		assertThat(parsed.model()).isEqualTo("m");
 		assertThat(parsed.stream()).isTrue();
-		assertThat(new String((byte[]) chain.reached().getAttribute(InfergateAttributes.REQUEST_BODY)))
+		assertThat(new String(InferenceContext.find(chain.reached()).body()))
 			.isEqualTo(json);
 	}
 
@@ -95,6 +94,6 @@ class ReadRequestFilterTests {
 
 		assertThat(chain.wasCalled()).isTrue();
 		assertThat(exchange.getResponse().getStatusCode()).isNull();
-		assertThat(chain.reached().<Object>getAttribute(InfergateAttributes.PARSED_REQUEST)).isNull();
+		assertThat(InferenceContext.find(chain.reached())).isNull();
 	}
 }

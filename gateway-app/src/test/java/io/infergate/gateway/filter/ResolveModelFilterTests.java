@@ -14,9 +14,7 @@ import io.infergate.gateway.model.ModelFixtures;
 import io.infergate.gateway.model.ModelRoute;
 import io.infergate.gateway.model.StickyBy;
 import io.infergate.routing.admission.Caller;
-import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.filter.FilterExchanges.chat;
 import static io.infergate.gateway.filter.FilterExchanges.requestBody;
@@ -47,9 +45,9 @@ class ResolveModelFilterTests {
 		filter.filter(exchange, chain).block();
 
 		assertThat(requestBody(chain.reached())).startsWith("{\"model\":\"support-lora\",");
-		assertThat(chain.reached().<ModelRoute>getAttribute(InfergateAttributes.MODEL_ROUTE)).isEqualTo(
+		assertThat(InferenceContext.find(chain.reached()).route()).isEqualTo(
 				new ModelRoute("support-bot", "llama", "meta-llama/Llama-3.1-8B-Instruct", "support-lora"));
-		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		InferenceRequest request = InferenceContext.find(chain.reached()).request();
 		assertThat(request.requestedModel()).isEqualTo("support-bot");
 		assertThat(request.pool()).isEqualTo("llama");
 		assertThat(request.adapter()).isEqualTo("support-lora");
@@ -68,7 +66,7 @@ class ResolveModelFilterTests {
 					.body("{\"model\":\"gpt-4o-mini\",\"user\":\"u-1\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}"));
 		reader.filter(exchange, (e) -> filter.filter(e, chain)).block();
 
-		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		InferenceRequest request = InferenceContext.find(chain.reached()).request();
 		assertThat(request.sessionKey()).isEqualTo("conversation-7");
 		assertThat(request.maxTokens()).isEqualTo(ASSUMED_MAX_TOKENS);
 		assertThat(requestBody(chain.reached())).startsWith("{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",");
@@ -91,11 +89,11 @@ class ResolveModelFilterTests {
 		MockServerWebExchange exchange = read("{\"model\":\"chat\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
 		ModelFallbacks fallbacks = new ModelFallbacks(catalog.attemptOrder("chat"));
 		fallbacks.next();
-		exchange.getAttributes().put(InfergateAttributes.MODEL_FALLBACKS, fallbacks);
+		InferenceContext.find(exchange).fallbacks(fallbacks);
 
 		filter.filter(exchange, chain).block();
 
-		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		InferenceRequest request = InferenceContext.find(chain.reached()).request();
 		assertThat(request.requestedModel()).isEqualTo("gpt-4o-mini");
 		assertThat(requestBody(chain.reached())).startsWith("{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",");
 	}
@@ -110,9 +108,9 @@ class ResolveModelFilterTests {
 				+ "\"user\",\"content\":\"" + prompt + "\"}]}");
 
 		filter.filter(fits, chain).block();
-		String shortLane = chain.reached().<ModelRoute>getAttribute(InfergateAttributes.MODEL_ROUTE).pool();
+		String shortLane = InferenceContext.find(chain.reached()).route().pool();
 		filter.filter(overflows, chain).block();
-		String longLane = chain.reached().<ModelRoute>getAttribute(InfergateAttributes.MODEL_ROUTE).pool();
+		String longLane = InferenceContext.find(chain.reached()).route().pool();
 
 		assertThat(shortLane).isEqualTo("llama");
 		assertThat(longLane).isEqualTo("llama-long");
@@ -135,8 +133,7 @@ class ResolveModelFilterTests {
 	void handsTheRequestToTheNextFallbackWhenNoLaneTakesIt() {
 		MockServerWebExchange exchange = read("{\"model\":\"bounded\",\"max_tokens\":5000,\"prompt\":\"x\"}",
 				"/v1/completions");
-		exchange.getAttributes().put(InfergateAttributes.MODEL_FALLBACKS,
-				new ModelFallbacks(List.of("bounded", "gpt-4o-mini")));
+		InferenceContext.find(exchange).fallbacks(new ModelFallbacks(List.of("bounded", "gpt-4o-mini")));
 
 		Throwable signalled = filter.filter(exchange, chain).then(Mono.<Throwable>empty())
 			.onErrorResume(Mono::just)
@@ -153,7 +150,7 @@ class ResolveModelFilterTests {
 
 		filter.filter(exchange, chain).block();
 
-		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		InferenceRequest request = InferenceContext.find(chain.reached()).request();
 		assertThat(request.promptText()).isEmpty();
 		assertThat(request.maxTokens()).isZero();
 		assertThat(request.estimatedPromptTokens()).isEqualTo(2);
@@ -166,7 +163,7 @@ class ResolveModelFilterTests {
 
 		filter.filter(exchange, chain).block();
 
-		InferenceRequest request = chain.reached().getAttribute(InfergateAttributes.INFERENCE_REQUEST);
+		InferenceRequest request = InferenceContext.find(chain.reached()).request();
 		assertThat(request.estimatedTotalTokens()).isZero();
 	}
 
@@ -177,16 +174,16 @@ class ResolveModelFilterTests {
 					.header(ResolveModelFilter.SESSION_HEADER, "s-9")
 					.body("{\"model\":\"m\",\"user\":\"u-1\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}"));
 		reader.filter(exchange, (e) -> Mono.empty()).block();
-		ParsedRequest parsed = exchange.getAttribute(InfergateAttributes.PARSED_REQUEST);
+		InferenceContext context = InferenceContext.find(exchange);
 
-		String anonymous = ResolveModelFilter.stickyKey(StickyBy.API_KEY, exchange, parsed);
-		exchange.getAttributes().put(InfergateAttributes.CALLER, new Caller("team-a", "tenant-a", 0, 1.0));
+		String anonymous = ResolveModelFilter.stickyKey(StickyBy.API_KEY, exchange, context);
+		context.caller(new Caller("team-a", "tenant-a", 0, 1.0));
 
-		assertThat(ResolveModelFilter.stickyKey(StickyBy.USER, exchange, parsed)).isEqualTo("u-1");
-		assertThat(ResolveModelFilter.stickyKey(StickyBy.SESSION, exchange, parsed)).isEqualTo("s-9");
+		assertThat(ResolveModelFilter.stickyKey(StickyBy.USER, exchange, context)).isEqualTo("u-1");
+		assertThat(ResolveModelFilter.stickyKey(StickyBy.SESSION, exchange, context)).isEqualTo("s-9");
 		assertThat(anonymous).isEqualTo(Caller.ANONYMOUS);
-		assertThat(ResolveModelFilter.stickyKey(StickyBy.API_KEY, exchange, parsed)).isEqualTo("team-a");
-		assertThat(ResolveModelFilter.stickyKey(StickyBy.NONE, exchange, parsed)).isNull();
+		assertThat(ResolveModelFilter.stickyKey(StickyBy.API_KEY, exchange, context)).isEqualTo("team-a");
+		assertThat(ResolveModelFilter.stickyKey(StickyBy.NONE, exchange, context)).isNull();
 	}
 
 	/** The exchange as the read step leaves it. */

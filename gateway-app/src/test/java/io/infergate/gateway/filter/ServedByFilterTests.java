@@ -16,7 +16,6 @@ import io.infergate.gateway.model.ModelRoute;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,7 +29,7 @@ class ServedByFilterTests {
 
 	@Test
 	void saysWhichPoolModelAndEndpointServedTheResponse() {
-		exchange.getAttributes().put(InfergateAttributes.MODEL_FALLBACKS, new ModelFallbacks(List.of("chat")));
+		InferenceContext.of(exchange).fallbacks(new ModelFallbacks(List.of("chat")));
 
 		new ServedByFilter(true).filter(exchange, (e) -> respond(e, route("llama", "llama-8b"), primary)).block();
 
@@ -44,7 +43,7 @@ class ServedByFilterTests {
 	@Test
 	void namesTheFallbackThatFinallyAnswered() {
 		ModelFallbacks fallbacks = new ModelFallbacks(List.of("chat", "chat-large"));
-		exchange.getAttributes().put(InfergateAttributes.MODEL_FALLBACKS, fallbacks);
+		InferenceContext.of(exchange).fallbacks(fallbacks);
 
 		new ServedByFilter(true).filter(exchange, (e) -> {
 			dispatch(e, route("llama", "llama-8b")).dispatchTo(primary);
@@ -95,8 +94,9 @@ class ServedByFilterTests {
 	private static Dispatch dispatch(ServerWebExchange exchange, ModelRoute route) {
 		Dispatch dispatch = new Dispatch(new InferenceRequest(route.model(), route.pool(), route.targetModel(), null,
 				"hi", 1, 16, false, null, 0));
-		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, route);
-		exchange.getAttributes().put(InfergateAttributes.DISPATCH, dispatch);
+		InferenceContext context = InferenceContext.of(exchange);
+		context.resolved(route, dispatch.request());
+		context.dispatch(exchange, dispatch);
 		return dispatch;
 	}
 

@@ -8,7 +8,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
 import io.infergate.gateway.model.ModelRoute;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +26,7 @@ class UpstreamCredentialHeadersFilterTests {
 
 	private static MockServerWebExchange routedTo(String pool) {
 		MockServerWebExchange exchange = FilterExchanges.chat("{}");
-		exchange.getAttributes().put(InfergateAttributes.MODEL_ROUTE, new ModelRoute("m", pool, "m", null));
+		InferenceContext.of(exchange).resolved(new ModelRoute("m", pool, "m", null), null);
 		return exchange;
 	}
 

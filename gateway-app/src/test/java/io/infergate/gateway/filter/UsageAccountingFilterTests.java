@@ -6,10 +6,9 @@ import reactor.core.publisher.Mono;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.gateway.model.ModelRoute;
 import io.infergate.gateway.usage.UsageReadingResponse;
 import io.infergate.routing.request.InferenceRequest;
-import io.infergate.routing.request.InfergateAttributes;
 
 import static io.infergate.gateway.filter.FilterExchanges.requestBody;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,9 +23,9 @@ class UsageAccountingFilterTests {
 	private static ServerWebExchange resolved(String json) {
 		MockServerWebExchange exchange = FilterExchanges.chat(json);
 		new ReadRequestFilter(1 << 20).filter(exchange, (e) -> Mono.empty()).block();
-		exchange.getAttributes().put(InfergateAttributes.INFERENCE_REQUEST,
-				new InferenceRequest("m", "p", "m", null, "x", 1, 16, true, null, 0));
-		byte[] body = exchange.getAttribute(InfergateAttributes.REQUEST_BODY);
+		InferenceContext context = InferenceContext.find(exchange);
+		context.resolved(new ModelRoute("m", "p", "m", null), new InferenceRequest("m", "p", "m", null, "x", 1, 16, true, null, 0));
+		byte[] body = context.body();
 		return exchange.mutate()
 			.request(new CachedBodyRequest(exchange.getRequest(), body, exchange.getResponse().bufferFactory()))
 			.build();
@@ -40,7 +39,7 @@ class UsageAccountingFilterTests {
 		assertThat(requestBody(chain.reached())).isEqualTo("{\"stream_options\":{\"include_usage\":true},\"model\":\"m\","
 				+ "\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
 		assertThat(chain.reached().getResponse()).isInstanceOf(UsageReadingResponse.class);
-		assertThat(chain.reached().<ResponseUsage>getAttribute(InfergateAttributes.RESPONSE_USAGE)).isNotNull();
+		assertThat(InferenceContext.find(chain.reached()).usage()).isNotNull();
 	}
 
 	@Test

@@ -2,8 +2,8 @@ package io.infergate.routing.admission;
 
 /**
  * Who sent a request, as authentication established it: everything admission, limits and (later) flow control need
- * to know of the caller, in one record. The gateway keeps it in the exchange attributes
- * ({@code InfergateAttributes.CALLER}); the bench harness builds it directly.
+ * to know of the caller, in one record. The gateway keeps it with the rest of what it knows of a request
+ * ({@code InfergateAttributes.INFERENCE_CONTEXT}); the bench harness builds it directly.
  *
  * @param keyId the API key's id: shown in logs, metrics and the dashboard, never the secret
  * @param tenant the tenant the key belongs to; limits and fairness are per tenant
