@@ -70,16 +70,24 @@ public class FlowControlFilter implements GlobalFilter, Ordered {
 		long enqueuedNanos = System.nanoTime();
 		FlowTicket ticket = controller.enqueue(request.pool(), context.caller(), request.estimatedTotalTokens(),
 				request.estimatedPromptTokens(), (body != null) ? body.length : 0, ttl);
-		boolean queued = !ticket.decision().isDone();
+		FlowDecision atOnce = ticket.decision().getNow(null);
+		if (atOnce != null) {
+			// decided without waiting, as nearly every request is while the pool has room
+			return proceed(exchange, chain, context, ticket, atOnce);
+		}
 		return Mono.fromFuture(ticket.decision(), true).doOnCancel(ticket::cancel).flatMap((decision) -> {
-			if (queued) {
-				context.queueWaitNanos(System.nanoTime() - enqueuedNanos);
-			}
-			if (decision.dispatched()) {
-				return chain.filter(exchange).doFinally((signal) -> ticket.release(usedTokens(context, request)));
-			}
-			return rejected(exchange, request, decision);
+			context.queueWaitNanos(System.nanoTime() - enqueuedNanos);
+			return proceed(exchange, chain, context, ticket, decision);
 		});
+	}
+
+	private Mono<Void> proceed(ServerWebExchange exchange, GatewayFilterChain chain, InferenceContext context,
+			FlowTicket ticket, FlowDecision decision) {
+		InferenceRequest request = context.request();
+		if (decision.dispatched()) {
+			return chain.filter(exchange).doFinally((signal) -> ticket.release(usedTokens(context, request)));
+		}
+		return rejected(exchange, request, decision);
 	}
 
 	private static Duration requestedTtl(String header) {
