@@ -20,9 +20,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.cloud.gateway.filter.ForwardRoutingFilter;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.filter.ReactiveLoadBalancerClientFilter;
+import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
+import org.springframework.cloud.gateway.filter.WebsocketRoutingFilter;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.infergate.gateway.loadbalancer.InferenceLoadBalancerClientFilter;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
@@ -85,6 +92,18 @@ class GatewayProxyTests extends SimulatedPodsTest {
 
 	private HttpResponse<String> chat(String model, boolean stream, int maxTokens) {
 		return Http.postJson(url("/v1/chat/completions"), Http.chat(model, "hello there", stream, maxTokens));
+	}
+
+	@Autowired
+	List<GlobalFilter> globalFilters;
+
+	@Test
+	void theLoadBalancerFilterIsInfergatesOwnAndTheUnusedOnesAreOff() {
+		assertThat(globalFilters).filteredOn(ReactiveLoadBalancerClientFilter.class::isInstance)
+			.singleElement()
+			.isInstanceOf(InferenceLoadBalancerClientFilter.class);
+		assertThat(globalFilters).noneMatch((filter) -> filter instanceof RouteToRequestUrlFilter
+				|| filter instanceof WebsocketRoutingFilter || filter instanceof ForwardRoutingFilter);
 	}
 
 	@Test

@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.gateway.config.GatewayLoadBalancerProperties;
+import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -27,6 +29,7 @@ import io.infergate.gateway.filter.ReadRequestFilter;
 import io.infergate.gateway.filter.ResolveModelFilter;
 import io.infergate.gateway.filter.ServedByFilter;
 import io.infergate.gateway.filter.UpstreamRetryFilter;
+import io.infergate.gateway.loadbalancer.InferenceLoadBalancerClientFilter;
 import io.infergate.gateway.model.ConfiguredModels;
 import io.infergate.gateway.auth.ApiKeys;
 import io.infergate.gateway.model.ModelCatalog;
@@ -135,6 +138,13 @@ public class GatewayConfiguration {
 	@Bean
 	DispatchFilter dispatchFilter(PoolTimeouts timeouts) {
 		return new DispatchFilter(timeouts);
+	}
+
+	/** Takes the place of Spring Cloud Gateway's own load-balancer filter, which backs off when one exists. */
+	@Bean
+	InferenceLoadBalancerClientFilter inferenceLoadBalancerClientFilter(LoadBalancerClientFactory clientFactory,
+			GatewayLoadBalancerProperties properties) {
+		return new InferenceLoadBalancerClientFilter(clientFactory, properties);
 	}
 
 	@Bean
