@@ -1,8 +1,7 @@
 package io.infergate.gateway.filter;
 
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Locale;
 
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.core.Ordered;
@@ -23,14 +22,12 @@ public class ForwardedHeadersFilter implements HttpHeadersFilter, Ordered {
 	/** First of the headers filters. */
 	public static final int ORDER = Ordered.HIGHEST_PRECEDENCE;
 
-	private final Set<String> forwarded;
+	/** Lower case, without duplicates. */
+	private final String[] forwarded;
 
 	/** @param forwarded names of the headers to forward, in any case */
 	public ForwardedHeadersFilter(List<String> forwarded) {
-		// compared ignoring case without lower-casing each incoming name: no allocation per header
-		TreeSet<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-		names.addAll(forwarded);
-		this.forwarded = names;
+		this.forwarded = forwarded.stream().map((name) -> name.toLowerCase(Locale.ROOT)).distinct().toArray(String[]::new);
 	}
 
 	@Override
@@ -43,12 +40,15 @@ public class ForwardedHeadersFilter implements HttpHeadersFilter, Ordered {
 		if (InferenceContext.parsed(exchange) == null) {
 			return input;
 		}
+		// a look-up per allowed name, not a pass over the client's headers: iterating Spring's HttpHeaders builds a
+		// case-insensitive set of every name first
 		HttpHeaders kept = new HttpHeaders();
-		input.forEach((name, values) -> {
-			if (forwarded.contains(name)) {
+		for (String name : forwarded) {
+			List<String> values = input.get(name);
+			if (values != null) {
 				kept.put(name, values);
 			}
-		});
+		}
 		return kept;
 	}
 

@@ -1,10 +1,8 @@
 package io.infergate.gateway.filter;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.cloud.gateway.filter.headers.GRPCRequestHeadersFilter;
@@ -104,20 +102,24 @@ public final class InferenceHeadersFilters implements BeanPostProcessor {
 	}
 
 	/**
-	 * Spring Cloud Gateway's hop-by-hop removal, with its configured headers; for an inference exchange it looks the
-	 * names up ignoring case instead of lower-casing copies of them, and returns the headers as they are when none
-	 * is to be removed.
+	 * Spring Cloud Gateway's hop-by-hop removal, with its configured headers. For an inference exchange it looks
+	 * each of those names up rather than passing over every header (iterating Spring's {@code HttpHeaders} builds a
+	 * case-insensitive set of all the names first), and returns the headers as they are when none is there.
 	 */
 	static final class HopByHopRemoval implements HttpHeadersFilter, Ordered {
 
 		private final RemoveHopByHopHeadersFilter delegate;
 
-		private final Set<String> removed;
+		/** Lower case: a look-up lower-cases the name it is given, and lower-case names come back as they are. */
+		private final String[] removed;
 
 		HopByHopRemoval(RemoveHopByHopHeadersFilter delegate) {
 			this.delegate = delegate;
-			this.removed = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-			this.removed.addAll(delegate.getHeaders());
+			this.removed = delegate.getHeaders()
+				.stream()
+				.map((name) -> name.toLowerCase(Locale.ROOT))
+				.distinct()
+				.toArray(String[]::new);
 		}
 
 		@Override
@@ -125,45 +127,28 @@ public final class InferenceHeadersFilters implements BeanPostProcessor {
 			if (!isInferenceRequest(exchange)) {
 				return delegate.filter(input, exchange);
 			}
-			List<String> options = connectionOptions(input);
-			boolean[] any = new boolean[1];
-			input.forEach((name, values) -> any[0] |= isRemoved(name, options));
-			if (!any[0]) {
+			List<String> connection = input.get("connection"); // lower case: looked up as it is
+			if (connection == null && !containsAny(input)) {
 				return input;
 			}
-			HttpHeaders kept = new HttpHeaders();
-			input.forEach((name, values) -> {
-				if (!isRemoved(name, options)) {
-					kept.put(name, values);
+			HttpHeaders kept = HttpHeaders.copyOf(input);
+			for (String name : removed) {
+				kept.remove(name);
+			}
+			if (connection != null) {
+				for (String value : connection) {
+					for (String option : value.split(",")) {
+						kept.remove(option.strip());
+					}
 				}
-			});
+			}
 			return kept;
 		}
 
-		/** The header names the {@code Connection} header lists, or {@code null} without one. */
-		private static List<String> connectionOptions(HttpHeaders headers) {
-			List<String> values = headers.get(HttpHeaders.CONNECTION);
-			if (values == null) {
-				return null;
-			}
-			List<String> options = new ArrayList<>();
-			for (String value : values) {
-				for (String option : value.split(",")) {
-					options.add(option.strip());
-				}
-			}
-			return options;
-		}
-
-		private boolean isRemoved(String name, List<String> connectionOptions) {
-			if (removed.contains(name)) {
-				return true;
-			}
-			if (connectionOptions != null) {
-				for (String option : connectionOptions) {
-					if (option.equalsIgnoreCase(name)) {
-						return true;
-					}
+		private boolean containsAny(HttpHeaders headers) {
+			for (String name : removed) {
+				if (headers.containsHeader(name)) {
+					return true;
 				}
 			}
 			return false;

@@ -99,8 +99,7 @@ public final class UpstreamTraceContext {
 			if (span == null || isSampled(span)) {
 				return input;
 			}
-			HttpHeaders output = new HttpHeaders();
-			output.putAll(input);
+			HttpHeaders output = HttpHeaders.copyOf(input);
 			this.propagator.inject(span.context(), output, HttpHeaders::set);
 			return output;
 		}
