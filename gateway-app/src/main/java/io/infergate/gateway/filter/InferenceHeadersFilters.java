@@ -1,5 +1,6 @@
 package io.infergate.gateway.filter;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -27,7 +28,7 @@ import org.springframework.web.server.ServerWebExchange;
  * {@code Transfer-Encoding} against {@code Content-Length} and add gRPC's {@code TE}, are skipped: the allow-list
  * ({@link ForwardedHeadersFilter}, which runs first) leaves none of those headers, and the body's length is known;</li>
  * <li>hop-by-hop removal removes the same headers (its configured ones, and those the {@code Connection} header
- * names) from the request and the response, without copying headers that have none of them.</li>
+ * names) from the request and the response, looking each of them up instead of iterating the headers.</li>
  * </ul>
  * Every other request gets Spring Cloud Gateway's filters unchanged.
  * <p>
@@ -131,18 +132,39 @@ public final class InferenceHeadersFilters implements BeanPostProcessor {
 			if (connection == null && !containsAny(input)) {
 				return input;
 			}
-			HttpHeaders kept = HttpHeaders.copyOf(input);
-			for (String name : removed) {
-				kept.remove(name);
+			// For an inference exchange the headers are this call's own copy (the allow-list's for the request, the
+			// routing filter's for the response), so they lose the hop-by-hop ones in place; read-only ones are copied.
+			HttpHeaders kept = input;
+			try {
+				removeHopByHop(kept, connection);
 			}
+			catch (UnsupportedOperationException readOnly) {
+				kept = HttpHeaders.copyOf(input);
+				removeHopByHop(kept, connection);
+			}
+			return kept;
+		}
+
+		private void removeHopByHop(HttpHeaders headers, List<String> connection) {
+			List<String> options = null;
 			if (connection != null) {
+				options = new ArrayList<>();
 				for (String value : connection) {
 					for (String option : value.split(",")) {
-						kept.remove(option.strip());
+						options.add(option.strip());
 					}
 				}
 			}
-			return kept;
+			for (String name : removed) {
+				if (headers.containsHeader(name)) {
+					headers.remove(name);
+				}
+			}
+			if (options != null) {
+				for (String option : options) {
+					headers.remove(option);
+				}
+			}
 		}
 
 		private boolean containsAny(HttpHeaders headers) {
