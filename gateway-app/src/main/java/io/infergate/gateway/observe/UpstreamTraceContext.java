@@ -13,6 +13,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 import org.springframework.web.server.ServerWebExchange;
 
+import io.infergate.gateway.filter.InferenceContext;
+
 /**
  * How a request's trace reaches the model server, at a cost that follows the sampling decision.
  * <p>
@@ -98,6 +100,16 @@ public final class UpstreamTraceContext {
 			Span span = (this.propagator != null) ? requestSpan(exchange) : null;
 			if (span == null || isSampled(span)) {
 				return input;
+			}
+			if (InferenceContext.parsed(exchange) != null) {
+				// an inference request's headers here are the allow-list's copy, built for this call: set in place
+				try {
+					this.propagator.inject(span.context(), input, HttpHeaders::set);
+					return input;
+				}
+				catch (UnsupportedOperationException readOnly) {
+					// copied below
+				}
 			}
 			HttpHeaders output = HttpHeaders.copyOf(input);
 			this.propagator.inject(span.context(), output, HttpHeaders::set);
