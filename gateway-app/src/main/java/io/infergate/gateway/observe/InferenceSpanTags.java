@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.common.KeyValue;
+import io.micrometer.tracing.handler.TracingObservationHandler;
 
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 
@@ -13,14 +14,16 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
  * {@code infergate.endpoint}, {@code infergate.profile}, {@code infergate.queue_wait_ms},
  * {@code infergate.fallbacks}, {@code infergate.ttft_ms}, {@code gen_ai.usage.input_tokens} and
  * {@code gen_ai.usage.output_tokens}, each only when known. They are high-cardinality key values: the span gets
- * them, the {@code http.server.requests} metrics do not.
+ * them, the {@code http.server.requests} metrics do not. Only a sampled span gets them: an unsampled one is never
+ * exported.
  */
 public final class InferenceSpanTags {
 
 	public void tag(Map<String, Object> exchangeAttributes, CompletedRequest request) {
 		ServerRequestObservationContext context = ServerRequestObservationContext.findCurrent(exchangeAttributes)
 			.orElse(null);
-		if (context == null) {
+		if (context == null || !isSampled(context)) {
+			// an unsampled span is never exported: its attributes would only be merged, sorted and dropped
 			return;
 		}
 		add(context, "infergate.pool", request.pool());
@@ -40,6 +43,11 @@ public final class InferenceSpanTags {
 			add(context, "gen_ai.usage.input_tokens", Long.toString(request.usage().inputTokens()));
 			add(context, "gen_ai.usage.output_tokens", Long.toString(request.usage().outputTokens()));
 		}
+	}
+
+	private static boolean isSampled(ServerRequestObservationContext context) {
+		TracingObservationHandler.TracingContext tracing = context.get(TracingObservationHandler.TracingContext.class);
+		return tracing != null && UpstreamTraceContext.isSampled(tracing.getSpan());
 	}
 
 	private static void add(ServerRequestObservationContext context, String key, String value) {
