@@ -11,7 +11,8 @@
 # Both JVM gateways are warmed up under load first (WARMUP, per mode), then the legs alternate for ROUNDS rounds,
 # for non-streamed and for streamed requests. Per leg it prints requests/s, p50, p99, non-2xx responses and the
 # proxy's CPU per request (from /proc, utime + stime over the leg); then the medians and the ratios.
-# WARMUP_CURVE=1 instead starts each JVM gateway cold and prints requests/s per 5 s window for CURVE_SECONDS.
+# WARMUP_CURVE=1 instead starts each JVM gateway cold and prints requests/s per 5 s window for CURVE_SECONDS, one
+# gateway after the other: CURVE_LEGS ("scg infergate"; infergate2 too).
 #
 # Mode "paced" measures latency below saturation: PACED_CONNECTIONS (16) connections, each pausing between its
 # requests so that together they offer PACED_RATE requests/s; without PACED_RATE, half of Infergate's median
@@ -234,7 +235,7 @@ echo "backends: ${#BACKEND_PORTS[@]} nginx servers; stream: $events SSE content 
 
 if [ "$WARMUP_CURVE" = 1 ]; then
 	echo "leg window_end_s requests/s"
-	for leg in scg infergate; do
+	for leg in ${CURVE_LEGS:-scg infergate}; do
 		"start_$leg"
 		for window in $(seq 5 5 "$CURVE_SECONDS"); do
 			echo "$leg $window $(run_leg "$leg" plain 5s | cut -d' ' -f1)"
