@@ -178,7 +178,7 @@ start_infergate() { # [jar port management-port extra-arguments...]; sets $infer
 	wait_for "http://127.0.0.1:$management/actuator/health/readiness" 120
 }
 start_infergate2() { # the same jar with INFERGATE2_ARGS added: a leg to compare a setting against the defaults
-	local first=$infergate
+	local first=${infergate:-}
 	read -r -a extra <<<"${INFERGATE2_ARGS:-}"
 	start_infergate "$INFERGATE2_JAR" "$INFERGATE2_PORT" "$INFERGATE2_MANAGEMENT_PORT" "${extra[@]}"
 	infergate2=$infergate

@@ -5,6 +5,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 import io.infergate.gateway.command.GatewayCommands;
+import io.infergate.gateway.warmup.RequestPathWarmup;
 
 /**
  * The Infergate gateway: OpenAI API on port 8080, management on 8081. A first argument naming one of the
@@ -14,6 +15,9 @@ import io.infergate.gateway.command.GatewayCommands;
  * form and a generated user in front of the API. The management port's security lives in the management server's
  * own context ({@link io.infergate.admin.security.ManagementSecurityConfiguration}), so API requests never enter a
  * security filter.
+ * <p>
+ * With {@code infergate.warmup.duration} set, {@link RequestPathWarmup} loads the request path of a throwaway
+ * context before this one is created.
  */
 @SpringBootApplication(excludeName = {
 		"org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
@@ -27,6 +31,8 @@ public class InfergateGatewayApplication {
 		if (commands.handles(args)) {
 			System.exit(commands.run(args, System.in, System.out, System.err));
 		}
-		SpringApplication.run(InfergateGatewayApplication.class, args);
+		SpringApplication application = new SpringApplication(InfergateGatewayApplication.class);
+		application.addListeners(new RequestPathWarmup());
+		application.run(args);
 	}
 }
