@@ -23,6 +23,7 @@ import org.springframework.core.io.ClassPathResource;
 
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.warmup.RequestPathWarmup;
 import io.infergate.routing.pool.PoolProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,6 +76,18 @@ class KubernetesManifestsTests extends SimulatedPodsTest {
 		assertThat(Http.get(managementUrl("/actuator/health/liveness")).statusCode()).isEqualTo(200);
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> Http.get(managementUrl("/actuator/health/readiness")).statusCode() == 200);
+	}
+
+	@Test
+	void startupProbeOutlastsTheWarmupWithAMinuteToSpare() {
+		Map<String, Object> startup = at(gatewayContainer(), "startupProbe");
+		Duration budget = Duration.ofSeconds(((Number) startup.get("periodSeconds")).longValue()
+				* ((Number) startup.get("failureThreshold")).longValue());
+		Duration warmup = configuration().bind(RequestPathWarmup.DURATION_PROPERTY, Duration.class)
+			.orElse(Duration.ZERO);
+
+		assertThat(warmup).isPositive();
+		assertThat(budget).isGreaterThanOrEqualTo(warmup.plusMinutes(1));
 	}
 
 	@Test
@@ -152,11 +165,14 @@ class KubernetesManifestsTests extends SimulatedPodsTest {
 	}
 
 	private Map<String, PoolProperties.Pool> configuredPools() {
+		return PoolProperties.configuredPools(configuration());
+	}
+
+	private static Binder configuration() {
 		String applicationYml = at(resource("ConfigMap", "infergate-config"), "data", "application.yml");
 		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
 		yaml.setResources(new ByteArrayResource(applicationYml.getBytes()));
-		Binder binder = new Binder(new MapConfigurationPropertySource(yaml.getObject()));
-		return PoolProperties.configuredPools(binder);
+		return new Binder(new MapConfigurationPropertySource(yaml.getObject()));
 	}
 
 	private static Map<String, Object> gatewayContainer() {
