@@ -9,13 +9,16 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
+import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.SimulatorConfig;
 import io.infergate.sim.engine.EngineConfig;
 
 /**
  * The simulated vLLM pods of demo mode, started on the ports {@link DemoModeEnvironmentPostProcessor} chose,
- * before the pool's endpoints are synchronized and scraped, and stopped with the application.
+ * before the pool's endpoints are synchronized and scraped, and stopped with the application. They leave the pool
+ * before they stop, as pods leaving a discovered pool do, so the scrapers (closed only when the context is
+ * destroyed, after every lifecycle phase) stop scraping them instead of reporting them dead.
  */
 public class DemoPods implements SmartLifecycle {
 
@@ -23,10 +26,13 @@ public class DemoPods implements SmartLifecycle {
 
 	private final List<Integer> ports;
 
+	private final EndpointRegistry registry;
+
 	private final List<SimulatedModelServer> pods = new ArrayList<>();
 
-	public DemoPods(List<Integer> ports) {
+	public DemoPods(List<Integer> ports, EndpointRegistry registry) {
 		this.ports = List.copyOf(ports);
+		this.registry = registry;
 	}
 
 	@Override
@@ -53,6 +59,10 @@ public class DemoPods implements SmartLifecycle {
 
 	@Override
 	public synchronized void stop() {
+		// the endpoint synchronizer (a higher phase) has stopped already and does not put them back
+		if (this.registry.pool(DemoModeEnvironmentPostProcessor.POOL) != null) {
+			this.registry.sync(DemoModeEnvironmentPostProcessor.POOL, List.of());
+		}
 		for (SimulatedModelServer pod : pods) {
 			pod.close();
 		}

@@ -29,6 +29,8 @@ public class RequestPathWarmup implements ApplicationListener<ApplicationEnviron
 
 	static final int DEFAULT_CONCURRENCY = 16;
 
+	private static final int MAX_REASON_LENGTH = 300;
+
 	private static final Log logger = LogFactory.getLog(RequestPathWarmup.class);
 
 	private boolean done;
@@ -69,7 +71,9 @@ public class RequestPathWarmup implements ApplicationListener<ApplicationEnviron
 			}
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Warm-up skipped, the gateway starts cold: " + ex);
+			String reason = ex.toString().lines().findFirst().orElse("");
+			logger.warn("Warm-up skipped, the gateway starts cold: "
+					+ reason.substring(0, Math.min(reason.length(), MAX_REASON_LENGTH)));
 		}
 	}
 }

@@ -57,6 +57,9 @@ public final class WarmupRun {
 
 	private static final Duration FIRST_ANSWER_WITHIN = Duration.ofSeconds(60);
 
+	private static final List<String> FAILURE_LOGGERS = List.of("org.springframework.boot.SpringApplication",
+			"org.springframework.boot.diagnostics");
+
 	private final Duration duration;
 
 	private final int concurrency;
@@ -163,10 +166,19 @@ public final class WarmupRun {
 		String loggingSystem = System.getProperty(LoggingSystem.SYSTEM_PROPERTY);
 		System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
 		logging.setLogLevel(LoggingSystem.ROOT_LOGGER_NAME, LogLevel.WARN);
+		// a throwaway context that fails to start is reported by RequestPathWarmup in one line, not as a failed
+		// application with its stack trace
+		Map<String, LogLevel> failureLevels = new LinkedHashMap<>();
+		for (String failureLogger : FAILURE_LOGGERS) {
+			LoggerConfiguration configuration = logging.getLoggerConfiguration(failureLogger);
+			failureLevels.put(failureLogger, (configuration != null) ? configuration.getConfiguredLevel() : null);
+			logging.setLogLevel(failureLogger, LogLevel.OFF);
+		}
 		try {
 			return application.run();
 		}
 		finally {
+			failureLevels.forEach(logging::setLogLevel);
 			if (loggingSystem == null) {
 				System.clearProperty(LoggingSystem.SYSTEM_PROPERTY);
 			}
