@@ -33,8 +33,6 @@ public class RequestPathWarmup implements ApplicationListener<ApplicationEnviron
 
 	private static final Log logger = LogFactory.getLog(RequestPathWarmup.class);
 
-	private boolean done;
-
 	@Override
 	public int getOrder() {
 		// after the configuration has been read and logging initialized
@@ -43,10 +41,6 @@ public class RequestPathWarmup implements ApplicationListener<ApplicationEnviron
 
 	@Override
 	public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
-		if (this.done) {
-			return;
-		}
-		this.done = true;
 		Binder binder = Binder.get(event.getEnvironment());
 		Duration duration = binder.bind(DURATION_PROPERTY, Duration.class).orElse(Duration.ZERO);
 		if (duration.isNegative() || duration.isZero()) {

@@ -1,9 +1,5 @@
 package io.infergate.gateway.warmup;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -36,8 +32,8 @@ import io.infergate.gateway.auth.ApiKeyHash;
 
 /**
  * One warm-up: {@value #POD_COUNT} loopback model servers answering as a simulated vLLM pod once did
- * ({@link RecordedPods}), a throwaway gateway context in front of them on a free loopback port, and a loopback load of chat completions (non-streamed, streamed, and for
- * a LoRA adapter) through it for the given time. Everything is closed before {@link #run()} returns; only what the
+ * ({@link RecordedPods}), a throwaway gateway context in front of them on a loopback port, and a loopback load of
+ * chat completions (non-streamed, streamed, and for a LoRA adapter) through it for the given time. Everything is closed before {@link #run()} returns; only what the
  * JIT compiled stays.
  * <p>
  * The throwaway context reads the jar's own {@code application.yml} and nothing of the application's
@@ -56,6 +52,8 @@ public final class WarmupRun {
 	static final String LORA_MODEL = "warmup-lora";
 
 	private static final Duration FIRST_ANSWER_WITHIN = Duration.ofSeconds(60);
+
+	private static final SecureRandom RANDOM = new SecureRandom();
 
 	private static final List<String> FAILURE_LOGGERS = List.of("org.springframework.boot.SpringApplication",
 			"org.springframework.boot.diagnostics");
@@ -99,8 +97,8 @@ public final class WarmupRun {
 		try {
 			pods = RecordedPods.start(POD_COUNT, BASE_MODEL, LORA_MODEL);
 			String secret = this.apiKeys ? "sk-warmup-" + HexFormat.of().formatHex(randomBytes()) : null;
-			int port = freeLoopbackPort();
-			context = startGateway(properties(port, pods.baseUrls(), secret));
+			context = startGateway(properties(pods.baseUrls(), secret));
+			int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
 			HttpClient client = client(connections, port, secret);
 			awaitFirstAnswer(client);
 			long loadStart = System.nanoTime();
@@ -120,12 +118,12 @@ public final class WarmupRun {
 				Duration.ofNanos(System.nanoTime() - start).toMillis());
 	}
 
-	private static Map<String, Object> properties(int port, List<String> pods, String secret) {
+	private static Map<String, Object> properties(List<String> pods, String secret) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		// the jar's own defaults and nothing from the working directory
 		properties.put("spring.config.location", "optional:classpath:/");
 		properties.put("server.address", "127.0.0.1");
-		properties.put("server.port", port);
+		properties.put("server.port", 0);
 		properties.put("server.shutdown", "immediate");
 		properties.put("spring.lifecycle.timeout-per-shutdown-phase", "1s");
 		properties.put("spring.reactor.netty.shutdown-quiet-period", "0s");
@@ -267,27 +265,17 @@ public final class WarmupRun {
 
 	private static String unknownBcryptHash() {
 		String alphabet = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-		SecureRandom random = new SecureRandom();
 		StringBuilder hash = new StringBuilder("{bcrypt}$2a$10$");
 		for (int i = 0; i < 53; i++) {
-			hash.append(alphabet.charAt(random.nextInt(alphabet.length())));
+			hash.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
 		}
 		return hash.toString();
 	}
 
 	private static byte[] randomBytes() {
 		byte[] bytes = new byte[24];
-		new SecureRandom().nextBytes(bytes);
+		RANDOM.nextBytes(bytes);
 		return bytes;
-	}
-
-	private static int freeLoopbackPort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("no free loopback port for the warm-up gateway", ex);
-		}
 	}
 
 	private static void sleep(long millis) {
