@@ -7,11 +7,19 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.cloud.gateway.route.Route;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.infergate.gateway.config.GatewayRoutesConfiguration;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
@@ -22,14 +30,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The response-header timeout bounds how long a model server may take to start answering; it never cuts a stream
- * that has started.
+ * that has started. The connection times it ({@code UpstreamResponseTimeout}); Spring Cloud Gateway's own timer is
+ * off for the inference route.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"spring.cloud.gateway.server.webflux.httpclient.response-timeout=800ms" })
+@ExtendWith(OutputCaptureExtension.class)
 class GatewayTimeoutTests extends SimulatedPodsTest {
 
 	static SimulatedModelServer slow;
+
+	@Autowired
+	RouteLocator routes;
 
 	@DynamicPropertySource
 	static void pools(DynamicPropertyRegistry registry) {
@@ -53,12 +66,24 @@ class GatewayTimeoutTests extends SimulatedPodsTest {
 	}
 
 	@Test
-	void aServerThatDoesNotStartAnsweringInTimeIs504() {
+	void aServerThatDoesNotStartAnsweringInTimeIs504(CapturedOutput output) {
 		// a non-streaming answer has no headers until the whole completion is ready
 		HttpResponse<String> response = chat(false);
 
 		assertThat(response.statusCode()).isEqualTo(504);
 		assertThat(response.body()).contains("\"type\":\"timeout\"").contains("upstream_timeout");
+		// the retry and the 504 are Infergate's own summarised lines; no exception from the HTTP client
+		assertThat(output).doesNotContain("ResponseStatusException").doesNotContain("connection observed an error");
+	}
+
+	@Test
+	void springCloudGatewaysOwnResponseTimerIsOffForTheInferenceRoute() {
+		Route route = routes.getRoutes()
+			.filter((candidate) -> candidate.getId().equals(GatewayRoutesConfiguration.INFERENCE_ROUTE_ID))
+			.blockFirst(Duration.ofSeconds(5));
+
+		assertThat(route).isNotNull();
+		assertThat(route.getMetadata()).containsEntry(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, -1);
 	}
 
 	@Test

@@ -2,6 +2,7 @@ package io.infergate.gateway.config;
 
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -36,6 +37,9 @@ public class GatewayRoutesConfiguration {
 					(route) -> route.method(HttpMethod.POST)
 						.and()
 						.predicate((exchange) -> InferenceApi.forPath(exchange.getRequest().getPath().value()) != null)
+						// Spring Cloud Gateway's own response timer off: the connection times the response
+						// (io.infergate.gateway.connection.UpstreamResponseTimeout)
+						.metadata(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, -1)
 						.uri("lb://pool-chosen-per-request"))
 			.build();
 	}
