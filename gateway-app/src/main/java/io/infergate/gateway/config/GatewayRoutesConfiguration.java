@@ -1,7 +1,10 @@
 package io.infergate.gateway.config;
 
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
+import org.springframework.cloud.gateway.config.HttpClientProperties;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.cloud.gateway.route.builder.UriSpec;
 import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -12,6 +15,7 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
+import io.infergate.gateway.connection.UpstreamResponseTimeout;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.routing.openai.InferenceApi;
 
@@ -31,17 +35,18 @@ public class GatewayRoutesConfiguration {
 	public static final String INFERENCE_ROUTE_ID = "openai-inference";
 
 	@Bean
-	RouteLocator inferenceRoutes(RouteLocatorBuilder routes) {
-		return routes.routes()
-			.route(INFERENCE_ROUTE_ID,
-					(route) -> route.method(HttpMethod.POST)
-						.and()
-						.predicate((exchange) -> InferenceApi.forPath(exchange.getRequest().getPath().value()) != null)
-						// Spring Cloud Gateway's own response timer off: the connection times the response
-						// (io.infergate.gateway.connection.UpstreamResponseTimeout)
-						.metadata(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, -1)
-						.uri("lb://pool-chosen-per-request"))
-			.build();
+	RouteLocator inferenceRoutes(RouteLocatorBuilder routes, HttpClientProperties client, ServerProperties server) {
+		// Spring Cloud Gateway's own response timer is off when the connection times the response
+		boolean timedPerConnection = UpstreamResponseTimeout.replacing(client, server) != null;
+		return routes.routes().route(INFERENCE_ROUTE_ID, (route) -> {
+			UriSpec spec = route.method(HttpMethod.POST)
+				.and()
+				.predicate((exchange) -> InferenceApi.forPath(exchange.getRequest().getPath().value()) != null);
+			if (timedPerConnection) {
+				spec = spec.metadata(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, -1);
+			}
+			return spec.uri("lb://pool-chosen-per-request");
+		}).build();
 	}
 
 	/** {@code /v1/models}, on the API port only: the management server's context would serve it too. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import reactor.netty.NettyPipeline;
 
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.cloud.gateway.config.HttpClientCustomizer;
 import org.springframework.cloud.gateway.config.HttpClientProperties;
 import org.springframework.context.annotation.Bean;
@@ -11,18 +12,18 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The response timeout on the connections to model servers: {@link UpstreamResponseTimeout}, in place of Spring Cloud
- * Gateway's per-call timer, which the inference route turns off ({@code GatewayRoutesConfiguration}).
+ * Gateway's per-call timer, which the inference route then turns off ({@code GatewayRoutesConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
 public class UpstreamConnectionsConfiguration {
 
 	@Bean
-	HttpClientCustomizer upstreamResponseTimeoutCustomizer(HttpClientProperties properties) {
-		Duration timeout = properties.getResponseTimeout();
-		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-			return (client) -> client;
+	HttpClientCustomizer upstreamResponseTimeoutCustomizer(HttpClientProperties client, ServerProperties server) {
+		Duration timeout = UpstreamResponseTimeout.replacing(client, server);
+		if (timeout == null) {
+			return (httpClient) -> httpClient;
 		}
-		return (client) -> client.doOnChannelInit((observer, channel, address) -> {
+		return (httpClient) -> httpClient.doOnChannelInit((observer, channel, address) -> {
 			// after the codec, so it sees request and response heads, and before the reactive bridge, which takes
 			// the responses and the failure
 			if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {

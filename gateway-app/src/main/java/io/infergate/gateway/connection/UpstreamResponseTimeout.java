@@ -11,6 +11,8 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
 
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
+import org.springframework.cloud.gateway.config.HttpClientProperties;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ResponseStatusException;
 
@@ -42,6 +44,19 @@ public final class UpstreamResponseTimeout extends ChannelDuplexHandler {
 
 	/** The pending check of the deadline, or {@code null}. */
 	private Future<?> check;
+
+	/**
+	 * The timeout this handler keeps in place of Spring Cloud Gateway's, or {@code null} when there is none or it
+	 * stays Spring Cloud Gateway's: with {@code server.http2.enabled} the client may speak HTTP/2 to a model server,
+	 * whose requests and responses this handler on the connection does not see.
+	 */
+	public static Duration replacing(HttpClientProperties client, ServerProperties server) {
+		Duration timeout = client.getResponseTimeout();
+		if (timeout == null || timeout.isNegative() || timeout.isZero() || server.getHttp2().isEnabled()) {
+			return null;
+		}
+		return timeout;
+	}
 
 	public UpstreamResponseTimeout(Duration timeout) {
 		this.timeoutNanos = timeout.toNanos();

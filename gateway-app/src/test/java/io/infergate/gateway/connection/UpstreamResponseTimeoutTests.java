@@ -17,6 +17,8 @@ import io.netty.handler.codec.http.LastHttpContent;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
+import org.springframework.cloud.gateway.config.HttpClientProperties;
 import org.springframework.web.server.ResponseStatusException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -123,5 +125,20 @@ class UpstreamResponseTimeoutTests {
 
 		assertThat(failures).hasSize(1);
 		assertThat(channel.isOpen()).isFalse();
+	}
+
+	@Test
+	void itReplacesSpringCloudGatewaysTimerOnlyForAPositiveTimeoutOverHttp1() {
+		HttpClientProperties client = new HttpClientProperties();
+		ServerProperties server = new ServerProperties();
+		client.setResponseTimeout(Duration.ofSeconds(300));
+		assertThat(UpstreamResponseTimeout.replacing(client, server)).isEqualTo(Duration.ofSeconds(300));
+
+		server.getHttp2().setEnabled(true); // the client may then speak HTTP/2 to a model server
+		assertThat(UpstreamResponseTimeout.replacing(client, server)).isNull();
+
+		server.getHttp2().setEnabled(false);
+		client.setResponseTimeout(null);
+		assertThat(UpstreamResponseTimeout.replacing(client, server)).isNull();
 	}
 }
