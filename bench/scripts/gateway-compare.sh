@@ -23,9 +23,9 @@
 # LEGS ("direct nginx scg infergate"), JAVA (java), WARMUP_CURVE (0), CURVE_SECONDS (60), and JVM options per
 # gateway: INFERGATE_JAVA_OPTS, SCG_JAVA_OPTS (e.g. a JFR recording:
 # INFERGATE_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/infergate.jfr,settings=profile").
-# The leg infergate2 runs INFERGATE2_JAR (default: the same jar) with INFERGATE2_ARGS added to its command line, to
-# weigh a setting or another build against this one in the same run:
-# LEGS="scg infergate infergate2" INFERGATE2_ARGS="--management.tracing.enabled=false".
+# The leg infergate2 runs INFERGATE2_JAR (default: the same jar) with INFERGATE2_ARGS added to its command line and
+# INFERGATE2_JAVA_OPTS (default: INFERGATE_JAVA_OPTS) as its JVM options, to weigh a setting or another build against
+# this one in the same run: LEGS="scg infergate infergate2" INFERGATE2_ARGS="--management.tracing.enabled=false".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/scripts/wrk-legs.sh # cpu_ticks, wrk_post_script
@@ -43,6 +43,7 @@ LEGS=${LEGS:-direct nginx scg infergate}
 JAVA=${JAVA:-java}
 read -r -a infergate_java_opts <<<"${INFERGATE_JAVA_OPTS:-}"
 read -r -a scg_java_opts <<<"${SCG_JAVA_OPTS:-}"
+read -r -a infergate2_java_opts <<<"${INFERGATE2_JAVA_OPTS-${INFERGATE_JAVA_OPTS:-}}"
 WARMUP_CURVE=${WARMUP_CURVE:-0}
 CURVE_SECONDS=${CURVE_SECONDS:-60}
 BACKEND_PORTS=(19101 19102 19103 19104)
@@ -170,8 +171,10 @@ start_scg() {
 start_infergate() { # [jar port management-port extra-arguments...]; sets $infergate to its pid
 	local jar=${1:-$GATEWAY_JAR} port=${2:-$INFERGATE_PORT} management=${3:-$INFERGATE_MANAGEMENT_PORT}
 	shift 3 || true
+	local -a java_opts=("${infergate_java_opts[@]}")
+	[ "$port" = "$INFERGATE2_PORT" ] && java_opts=("${infergate2_java_opts[@]}")
 	endpoints=$(printf 'http://127.0.0.1:%s,' "${BACKEND_PORTS[@]}")
-	"$JAVA" "${infergate_java_opts[@]}" -jar "$jar" --server.port="$port" --management.server.port="$management" \
+	"$JAVA" "${java_opts[@]}" -jar "$jar" --server.port="$port" --management.server.port="$management" \
 		--infergate.pools.bench.endpoints="${endpoints%,}" --logging.level.root=WARN "$@" >"$work/infergate-$port.log" 2>&1 &
 	infergate=$!
 	pids+=($infergate)
