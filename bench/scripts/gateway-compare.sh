@@ -24,8 +24,9 @@
 # gateway: INFERGATE_JAVA_OPTS, SCG_JAVA_OPTS (e.g. a JFR recording:
 # INFERGATE_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/infergate.jfr,settings=profile").
 # The leg infergate2 runs INFERGATE2_JAR (default: the same jar) with INFERGATE2_ARGS added to its command line and
-# INFERGATE2_JAVA_OPTS (default: INFERGATE_JAVA_OPTS) as its JVM options, to weigh a setting or another build against
-# this one in the same run: LEGS="scg infergate infergate2" INFERGATE2_ARGS="--management.tracing.enabled=false".
+# INFERGATE2_JAVA_OPTS (default: INFERGATE_JAVA_OPTS) as its JVM options and INFERGATE2_JAVA (default: JAVA) as its
+# JDK, to weigh a setting, another build or another JDK against this one in the same run:
+# LEGS="scg infergate infergate2" INFERGATE2_ARGS="--management.tracing.enabled=false".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/scripts/wrk-legs.sh # cpu_ticks, wrk_post_script
@@ -41,6 +42,7 @@ WARMUP=${WARMUP:-60s}
 MODES=${MODES:-plain stream}
 LEGS=${LEGS:-direct nginx scg infergate}
 JAVA=${JAVA:-java}
+INFERGATE2_JAVA=${INFERGATE2_JAVA:-$JAVA}
 read -r -a infergate_java_opts <<<"${INFERGATE_JAVA_OPTS:-}"
 read -r -a scg_java_opts <<<"${SCG_JAVA_OPTS:-}"
 read -r -a infergate2_java_opts <<<"${INFERGATE2_JAVA_OPTS-${INFERGATE_JAVA_OPTS:-}}"
@@ -172,9 +174,13 @@ start_infergate() { # [jar port management-port extra-arguments...]; sets $infer
 	local jar=${1:-$GATEWAY_JAR} port=${2:-$INFERGATE_PORT} management=${3:-$INFERGATE_MANAGEMENT_PORT}
 	shift 3 || true
 	local -a java_opts=("${infergate_java_opts[@]}")
-	[ "$port" = "$INFERGATE2_PORT" ] && java_opts=("${infergate2_java_opts[@]}")
+	local java=$JAVA
+	if [ "$port" = "$INFERGATE2_PORT" ]; then
+		java_opts=("${infergate2_java_opts[@]}")
+		java=$INFERGATE2_JAVA
+	fi
 	endpoints=$(printf 'http://127.0.0.1:%s,' "${BACKEND_PORTS[@]}")
-	"$JAVA" "${java_opts[@]}" -jar "$jar" --server.port="$port" --management.server.port="$management" \
+	"$java" "${java_opts[@]}" -jar "$jar" --server.port="$port" --management.server.port="$management" \
 		--infergate.pools.bench.endpoints="${endpoints%,}" --logging.level.root=WARN "$@" >"$work/infergate-$port.log" 2>&1 &
 	infergate=$!
 	pids+=($infergate)
@@ -234,6 +240,9 @@ run_leg() { # leg mode duration -> "requests/s p50 p99 non2xx cpu_us_per_request
 }
 
 echo "machine: $(nproc) cores, $("$JAVA" -version 2>&1 | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "$INFERGATE2_JAVA" != "$JAVA" ]; then
+	echo "infergate2 on: $("$INFERGATE2_JAVA" -version 2>&1 | head -1)"
+fi
 echo "backends: ${#BACKEND_PORTS[@]} nginx servers; stream: $events SSE content events per response"
 
 if [ "$WARMUP_CURVE" = 1 ]; then
