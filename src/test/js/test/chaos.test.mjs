@@ -1,5 +1,6 @@
 // Chaos: under a steady load of non-streamed and streamed requests, pods fail the ways pods fail (killed, stopped
-// with SIGSTOP, resetting connections, a /metrics that stalls) one after the other. What the clients saw is counted:
+// with SIGSTOP, resetting connections, a /metrics that stalls) one after the other, one at a time (the killed pod is
+// replaced by a new one on its port before the next phase). What the clients saw is counted:
 // no non-streamed request is lost, every stream either finishes or ends with an error event (never cut short
 // silently), a failed pod leaves the rotation within a second, and nothing stays in flight afterwards.
 // Then the Redis that two gateways share their rate limits through stops and starts again, under the same load.
@@ -200,12 +201,18 @@ test('pods killed, stopped, resetting connections and with a stalled /metrics lo
     const [first, second, third] = pods;
     const results = {};
     results.kill = await phase('kill', first, async () => first.child.kill('SIGKILL'), async () => {});
+    // A new pod on the killed one's port, as an orchestrator would start: each later phase then has one faulty pod
+    // and two healthy ones, so that a retry always has somewhere to go. With the killed pod left dead, the SIGSTOP
+    // phase ran on one healthy pod, and one connection it closed before answering lost a request with nowhere left
+    // to retry it.
+    pods[0] = await startSimulator(['--model', 'llama', '--port', new URL(first.url).port]);
+    await awaitLivePodsInRotation([pods[0], second, third]);
     results.sigstop = await phase('sigstop', second, async () => second.child.kill('SIGSTOP'),
       async () => second.child.kill('SIGCONT'));
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     results.reset = await phase('reset', third, async () => injectFaults(third, { resetConnections: true }),
       async () => clearFaults(third));
-    await awaitLivePodsInRotation([second, third]);
+    await awaitLivePodsInRotation([pods[0], second, third]);
     results.stalledMetrics = await phase('stalled-metrics', second,
       async () => injectFaults(second, { stallMetrics: true }), async () => clearFaults(second));
 
