@@ -136,6 +136,11 @@ async function inFlightAfterwards(on = gateway) {
   return inFlight;
 }
 
+/** Infergate's own log lines of the gateway so far, without stack traces; the last 60. */
+function gatewayLog() {
+  return gateway.output.split('\n').filter((line) => / i\.i\./.test(line)).slice(-60).join('\n');
+}
+
 function idOf(pod) {
   return new URL(pod.url).host;
 }
@@ -216,6 +221,10 @@ test('pods killed, stopped, resetting connections and with a stalled /metrics lo
     results.stalledMetrics = await phase('stalled-metrics', second,
       async () => injectFaults(second, { stallMetrics: true }), async () => clearFaults(second));
 
+    if (Object.values(results).some(({ counts }) => counts.lost.length > 0 || counts.streamsCutShort > 0)) {
+      // what the gateway logged (Infergate's own lines, at most one per kind of event in 10 s), to say why
+      console.log(`chaos gateway log:\n${gatewayLog()}`);
+    }
     for (const [name, { counts, outMillis }] of Object.entries(results)) {
       assert.ok(counts.sent > 10, `${name}: load ran (${counts.sent} requests)`);
       assert.deepEqual(counts.lost, [], `${name}: no non-streamed request lost`);
