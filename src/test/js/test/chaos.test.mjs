@@ -222,7 +222,7 @@ test('pods killed, stopped, resetting connections and with a stalled /metrics lo
       async () => injectFaults(second, { stallMetrics: true }), async () => clearFaults(second));
 
     if (Object.values(results).some(({ counts }) => counts.lost.length > 0 || counts.streamsCutShort > 0)) {
-      // what the gateway logged (Infergate's own lines, at most one per kind of event in 10 s), to say why
+      // Infergate's own lines of the gateway's log (repeated errors are summarised there), to say why
       console.log(`chaos gateway log:\n${gatewayLog()}`);
     }
     for (const [name, { counts, outMillis }] of Object.entries(results)) {
