@@ -1,8 +1,10 @@
 // Chaos: under a steady load of non-streamed and streamed requests, pods fail the ways pods fail (killed, stopped
 // with SIGSTOP, resetting connections, a /metrics that stalls) one after the other, one at a time (the killed pod is
-// replaced by a new one on its port before the next phase). What the clients saw is counted:
-// no non-streamed request is lost, every stream either finishes or ends with an error event (never cut short
-// silently), a failed pod leaves the rotation within a second, and nothing stays in flight afterwards.
+// replaced by a new one on its port before the next phase), and last a pod dies while another is frozen, the dead
+// one left dead. Every request the clients send is counted, streamed or not: none may fail before its first byte
+// (the gateway retries it on another endpoint); a stream that has started may end only with a final error event,
+// and only when the pod serving it is the one that failed mid-stream; no stream is cut short silently; a failed pod
+// leaves the rotation within a second; and nothing stays in flight afterwards.
 // Then the Redis that two gateways share their rate limits through stops and starts again, under the same load.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,24 +54,30 @@ after(async () => {
   }
 });
 
+/**
+ * What the clients saw: `lost` holds every request, streamed or not, that failed before the first byte of its
+ * answer; `streamErrors` the streams that started and then ended with an error event, with the endpoint that served
+ * each (its `x-infergate-endpoint`).
+ */
 function newCounts() {
-  return {
-    sent: 0, answered: 0, lost: [], streamsFinished: 0, streamsEndedWithError: 0, streamErrors: [], streamsCutShort: 0,
-  };
+  return { sent: 0, answered: 0, lost: [], streamsFinished: 0, streamErrors: [], streamsCutShort: 0 };
 }
 
 /** How many of `failures` had each status and error code, for the log. */
 function byCode(failures) {
   const counted = {};
-  for (const { status, code } of failures) {
-    counted[`${status ?? 'in-stream'} ${code}`] = (counted[`${status ?? 'in-stream'} ${code}`] ?? 0) + 1;
+  for (const { status, code, endpoint } of failures) {
+    const key = `${status ?? `in-stream from ${endpoint}`} ${code}`;
+    counted[key] = (counted[key] ?? 0) + 1;
   }
   return counted;
 }
 
-/** What a client saw of a failed request, and when. */
-function failure(error) {
-  return { at: Date.now(), status: error.status ?? null, code: error.code ?? null, message: String(error) };
+/** What a client saw of a failed request, and when; `endpoint` served the stream that failed after it started. */
+function failure(error, streamed, endpoint = null) {
+  return {
+    at: Date.now(), streamed, endpoint, status: error.status ?? null, code: error.code ?? null, message: String(error),
+  };
 }
 
 async function nonStreamed(counts, on = client) {
@@ -81,31 +89,38 @@ async function nonStreamed(counts, on = client) {
     assert.equal(reply.usage.completion_tokens, 8);
     counts.answered++;
   } catch (error) {
-    counts.lost.push(failure(error));
+    counts.lost.push(failure(error, false));
   }
 }
 
 async function streamed(counts, on = client) {
   counts.sent++;
+  let started;
+  try {
+    started = await on.chat.completions.create({
+      model: 'llama', messages: [{ role: 'user', content: 'steady stream' }], max_tokens: 24, stream: true,
+    }).withResponse();
+  } catch (error) {
+    // an error status, or no answer at all: the stream never started
+    counts.lost.push(failure(error, true));
+    return;
+  }
   let finished = false;
   try {
-    const stream = await on.chat.completions.create({
-      model: 'llama', messages: [{ role: 'user', content: 'steady stream' }], max_tokens: 24, stream: true,
-    });
-    for await (const chunk of stream) {
+    for await (const chunk of started.data) {
       if (chunk.choices[0]?.finish_reason) {
         finished = true;
       }
     }
-    if (finished) {
-      counts.streamsFinished++;
-    } else {
-      counts.streamsCutShort++;
-    }
   } catch (error) {
-    // an error event in the stream, or an error status before it started
-    counts.streamsEndedWithError++;
-    counts.streamErrors.push(failure(error));
+    // an error event after the stream started
+    counts.streamErrors.push(failure(error, true, started.response.headers.get('x-infergate-endpoint')));
+    return;
+  }
+  if (finished) {
+    counts.streamsFinished++;
+  } else {
+    counts.streamsCutShort++;
   }
 }
 
@@ -185,57 +200,82 @@ async function awaitLivePodsInRotation(live, limitMs = 25_000) {
   assert.fail(`pods ${ids} not back in rotation after ${limitMs} ms: ${JSON.stringify(await endpoints())}`);
 }
 
-/** Applies `fault` under load for a phase, then `heal`; what the clients saw, and how fast the pod left. */
-async function phase(name, pod, fault, heal) {
+/**
+ * Applies `fault` under load for a phase, then `heal`; what the clients saw, and how fast every pod of `faulty` left
+ * the rotation (the slowest of them). `failingMidStream` are the pods whose fault may end a started stream.
+ */
+async function phase(name, { faulty, failingMidStream }, fault, heal) {
   const counts = newCounts();
   const running = load(counts, Date.now() + PHASE_MS);
   await new Promise((resolve) => setTimeout(resolve, 500));
   await fault();
-  const { outMillis, reportMillis } = await millisUntilOutOfRotation(pod);
+  const left = [];
+  for (const pod of faulty) {
+    left.push(await millisUntilOutOfRotation(pod));
+  }
+  const { outMillis, reportMillis } = left.reduce((slowest, pod) => (pod.outMillis > slowest.outMillis ? pod : slowest));
   await running;
   await heal();
   console.log(`chaos ${name}: ${JSON.stringify({
     ...counts, lost: byCode(counts.lost), streamErrors: byCode(counts.streamErrors), outOfRotationMillis: outMillis,
     reportMillis,
   })}`);
-  return { counts, outMillis };
+  return { counts, outMillis, failingMidStream: failingMidStream.map(idOf) };
 }
 
-test('pods killed, stopped, resetting connections and with a stalled /metrics lose no request and leak nothing',
-  { timeout: 180_000 }, async () => {
-    const [first, second, third] = pods;
-    const results = {};
-    results.kill = await phase('kill', first, async () => first.child.kill('SIGKILL'), async () => {});
-    // A new pod on the killed one's port, as an orchestrator would start: each later phase then has one faulty pod
-    // and two healthy ones, so that a retry always has somewhere to go. With the killed pod left dead, the SIGSTOP
-    // phase ran on one healthy pod, and one connection it closed before answering lost a request with nowhere left
-    // to retry it.
-    pods[0] = await startSimulator(['--model', 'llama', '--port', new URL(first.url).port]);
-    await awaitLivePodsInRotation([pods[0], second, third]);
-    results.sigstop = await phase('sigstop', second, async () => second.child.kill('SIGSTOP'),
-      async () => second.child.kill('SIGCONT'));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    results.reset = await phase('reset', third, async () => injectFaults(third, { resetConnections: true }),
-      async () => clearFaults(third));
-    await awaitLivePodsInRotation([pods[0], second, third]);
-    results.stalledMetrics = await phase('stalled-metrics', second,
-      async () => injectFaults(second, { stallMetrics: true }), async () => clearFaults(second));
+test('pods killed, stopped, resetting connections and with a stalled /metrics, then one dead while another is '
+  + 'frozen, lose no request, end a started stream only where its own pod failed, and leak nothing',
+{ timeout: 180_000 }, async () => {
+  const [first, second, third] = pods;
+  const results = {};
+  results.kill = await phase('kill', { faulty: [first], failingMidStream: [first] },
+    async () => first.child.kill('SIGKILL'), async () => {});
+  // A new pod on the killed one's port, as an orchestrator would start, so that each of the next phases has one
+  // faulty pod and two healthy ones.
+  pods[0] = await startSimulator(['--model', 'llama', '--port', new URL(first.url).port]);
+  await awaitLivePodsInRotation([pods[0], second, third]);
+  results.sigstop = await phase('sigstop', { faulty: [second], failingMidStream: [second] },
+    async () => second.child.kill('SIGSTOP'), async () => second.child.kill('SIGCONT'));
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  results.reset = await phase('reset', { faulty: [third], failingMidStream: [third] },
+    async () => injectFaults(third, { resetConnections: true }), async () => clearFaults(third));
+  await awaitLivePodsInRotation([pods[0], second, third]);
+  // a pod whose /metrics stalls still serves: no stream of it may fail
+  results.stalledMetrics = await phase('stalled-metrics', { faulty: [second], failingMidStream: [] },
+    async () => injectFaults(second, { stallMetrics: true }), async () => clearFaults(second));
+  await awaitLivePodsInRotation([pods[0], second, third]);
+  // One pod dies and stays dead while another is frozen: the third serves everything, and a request sent to either
+  // faulty pod before it left the rotation is retried there.
+  const dead = pods[0];
+  results.deadAndFrozen = await phase('dead-and-frozen', { faulty: [dead, second], failingMidStream: [dead, second] },
+    async () => {
+      dead.child.kill('SIGKILL');
+      second.child.kill('SIGSTOP');
+    }, async () => second.child.kill('SIGCONT'));
 
-    if (Object.values(results).some(({ counts }) => counts.lost.length > 0 || counts.streamsCutShort > 0)) {
-      // Infergate's own lines of the gateway's log (repeated errors are summarised there), to say why
-      console.log(`chaos gateway log:\n${gatewayLog()}`);
+  if (Object.values(results).some(({ counts }) => counts.lost.length > 0 || counts.streamsCutShort > 0
+    || counts.streamErrors.length > 0)) {
+    // Infergate's own lines of the gateway's log (repeated errors are summarised there), to say why
+    console.log(`chaos gateway log:\n${gatewayLog()}`);
+  }
+  for (const [name, { counts, outMillis, failingMidStream }] of Object.entries(results)) {
+    assert.ok(counts.sent > 10, `${name}: load ran (${counts.sent} requests)`);
+    assert.equal(counts.answered + counts.streamsFinished + counts.streamErrors.length + counts.streamsCutShort
+      + counts.lost.length, counts.sent, `${name}: every request sent is counted once`);
+    assert.deepEqual(counts.lost, [], `${name}: no request, streamed or not, failed before its first byte`);
+    assert.equal(counts.streamsCutShort, 0, `${name}: no stream cut short without an error event`);
+    for (const streamError of counts.streamErrors) {
+      assert.ok(failingMidStream.includes(streamError.endpoint),
+        `${name}: a started stream ended with an error event only where its own pod failed (${failingMidStream}): `
+        + JSON.stringify(streamError));
     }
-    for (const [name, { counts, outMillis }] of Object.entries(results)) {
-      assert.ok(counts.sent > 10, `${name}: load ran (${counts.sent} requests)`);
-      assert.deepEqual(counts.lost, [], `${name}: no non-streamed request lost`);
-      assert.equal(counts.streamsCutShort, 0, `${name}: no stream cut short without an error event`);
-      // a pod that resets connections still answers its scrapes: its circuit takes it out of rotation
-      assert.ok(outMillis <= 1_000, `${name}: the pod left the rotation after ${outMillis} ms`);
-    }
-    const inFlight = await inFlightAfterwards();
-    assert.ok(inFlight.every(([, requests, tokens]) => requests === 0 && tokens === 0),
-      `in-flight counts return to 0: ${JSON.stringify(inFlight)}`);
-  });
+    // a pod that resets connections still answers its scrapes: its circuit takes it out of rotation
+    assert.ok(outMillis <= 1_000, `${name}: the pod left the rotation after ${outMillis} ms`);
+  }
+  const inFlight = await inFlightAfterwards();
+  assert.ok(inFlight.every(([, requests, tokens]) => requests === 0 && tokens === 0),
+    `in-flight counts return to 0: ${JSON.stringify(inFlight)}`);
+});
 
 const LOAD_SECRET = 'sk-chaos-load-5e1f0c77';
 const SHARED_SECRET = 'sk-chaos-shared-93d2b7a4';
