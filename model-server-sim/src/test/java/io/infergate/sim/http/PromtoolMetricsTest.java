@@ -16,11 +16,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Each engine's {@code /metrics}, after some traffic, passes {@code promtool check metrics}: exit 0, or 3 for lint
  * findings only (vLLM's and SGLang's ':' in names, {@code _created} series without help); exit 1 is a parse error.
+ * Without promtool on the PATH the test fails, naming the package that installs it: it is never skipped.
  */
 class PromtoolMetricsTest {
 
@@ -63,10 +63,6 @@ class PromtoolMetricsTest {
 				return candidate.getPath();
 			}
 		}
-		if ("true".equals(System.getenv("CI"))) {
-			fail("promtool is not installed but CI=true: install the Debian package 'prometheus' (.ci/run does)");
-		}
-		assumeTrue(false, "promtool is not installed (Debian package 'prometheus'); skipping the exposition check");
-		return null;
+		return fail("promtool is not on the PATH: install it with 'apt-get install prometheus' (.ci/run does)");
 	}
 }
