@@ -161,7 +161,11 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 		}
 		else if (msg instanceof LastHttpContent) {
 			bodyIncomplete = false;
-			disarm();
+			if (requestsInProgress > 0) {
+				disarm(); // the body's deadline
+			}
+			// else the response ended before the body's end was read (a request answered at once, on the event
+			// loop that reads it): the deadline armed is the next request head's, and it stays
 		}
 		super.channelRead(ctx, msg);
 	}
