@@ -1,5 +1,9 @@
 package io.infergate.routing.prefix;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import org.junit.jupiter.api.Test;
@@ -13,19 +17,55 @@ class PrefixHasherTest {
 
 	private final PrefixHasher hasher = new PrefixHasher(64, 256);
 
+	// Expected hashes come from another XXH3 implementation: src/test/resources/prefix/prefix_hash_vectors.py, run
+	// with the Python xxhash package 4.0.1 (the reference C library, 0.8.3) by
+	// `pip install xxhash==4.0.1 && python3 prefix_hash_vectors.py`, which first checks that library against the
+	// published vectors below.
+
+	@Test
+	void xxh3OfThePublishedInputsIsThePublishedValue() {
+		Hasher64 xxh3 = Hashing.xxh3_64();
+		byte[] llvm = llvmBuffer(2243);
+
+		// the empty input: xxHash's cli/xsum_sanity_check.c
+		assertThat(xxh3.hashBytesToLong(new byte[0])).isEqualTo(0x2D06800538D394C2L);
+		// LLVM's llvm/unittests/Support/xxhashTest.cpp (its own port of XXH3): 16 bytes, the length of the two
+		// longs each chain step hashes; 128 bytes, one 64-char block; and the other input-length classes
+		assertThat(xxh3.hashBytesToLong(llvm, 0, 16)).isEqualTo(0x7E46916754D7C9B8L);
+		assertThat(xxh3.hashBytesToLong(llvm, 0, 17)).isEqualTo(0xED4BE912BA5F836DL);
+		assertThat(xxh3.hashBytesToLong(llvm, 0, 128)).isEqualTo(0x06A146EE9A2DA378L);
+		assertThat(xxh3.hashBytesToLong(llvm, 0, 129)).isEqualTo(0xBC7138129BF065DAL);
+		assertThat(xxh3.hashBytesToLong(llvm, 0, 403)).isEqualTo(0xCEFEB3FFA532AD8CL);
+		assertThat(xxh3.hashBytesToLong(llvm, 0, 2243)).isEqualTo(0x0979F786A24EDDE7L);
+	}
+
 	@Test
 	void hashesTheDocumentedChain() {
-		String text = prompt("doc", 2);
+		PrefixHashes hashes = hasher.hash(MODEL, "lora-a", prompt("doc", 2));
+
+		// prefix_hash_vectors.py: "doc chain"
+		assertThat(hashes.blockCount()).isEqualTo(2);
+		assertThat(hashes.hash(0)).isEqualTo(0x74F51BFF961B030FL);
+		assertThat(hashes.hash(1)).isEqualTo(0x3B79F78F99928033L);
+	}
+
+	@Test
+	void eachBlocksHashIsXxh3OfItsParentsHashAndItsOwnCharsHash() {
+		// built by hand from XXH3 of bytes, which the published vectors above pin
 		Hasher64 xxh3 = Hashing.xxh3_64();
-		long seed = xxh3.hashLongLongToLong(xxh3.hashCharsToLong(MODEL), xxh3.hashCharsToLong("lora-a"));
-		long block0 = xxh3.hashLongLongToLong(seed, xxh3.hashCharsToLong(text.substring(0, 64)));
-		long block1 = xxh3.hashLongLongToLong(block0, xxh3.hashCharsToLong(text.substring(64, 128)));
+		String text = prompt("doc", 3);
+		long seed = xxh3.hashBytesToLong(littleEndian(xxh3.hashBytesToLong(utf16le(MODEL)),
+				xxh3.hashBytesToLong(utf16le("lora-a"))));
 
 		PrefixHashes hashes = hasher.hash(MODEL, "lora-a", text);
 
-		assertThat(hashes.blockCount()).isEqualTo(2);
-		assertThat(hashes.hash(0)).isEqualTo(block0);
-		assertThat(hashes.hash(1)).isEqualTo(block1);
+		assertThat(PrefixHasher.seed(MODEL, "lora-a")).isEqualTo(seed).isEqualTo(0xF444EEA414596896L);
+		long parent = seed;
+		for (int i = 0; i < 3; i++) {
+			long content = xxh3.hashBytesToLong(utf16le(text.substring(i * 64, (i + 1) * 64)));
+			parent = xxh3.hashBytesToLong(littleEndian(parent, content));
+			assertThat(hashes.hash(i)).as("block %d", i).isEqualTo(parent);
+		}
 	}
 
 	@Test
@@ -34,16 +74,19 @@ class PrefixHasherTest {
 		for (int i = 0; text.length() < 20_000; i++) {
 			text.append("turn ").append(i).append(": données, 数据, данные, \uD83D\uDE80 ");
 		}
-		for (int blockSize : new int[] { 64, 100, 5_000 }) {
-			PrefixHasher sized = new PrefixHasher(blockSize, 256);
+		// prefix_hash_vectors.py: "mixed", block size, block count, then the first, second and last block's hash
+		long[][] expected = { { 64, 256, 0xC52CDAB7844ACBECL, 0x25611993C44E6EC7L, 0x58C0784759BCC6E0L },
+				{ 100, 200, 0x68993EEF37C3D50CL, 0x72C861B35A546E50L, 0x8752EBF8D55D6C2DL },
+				{ 5_000, 4, 0xA63EF6D4AF7079D1L, 0xCD1A5EAF14F8AD0CL, 0xC9E6CC63CD1B73E1L } };
+		for (long[] sized : expected) {
+			int blockSize = (int) sized[0];
 
-			PrefixHashes hashes = sized.hash(MODEL, "lora-a", text.toString());
+			PrefixHashes hashes = new PrefixHasher(blockSize, 256).hash(MODEL, "lora-a", text.toString());
 
-			long[] expected = documentedChain(MODEL, "lora-a", text.toString(), blockSize, 256);
-			assertThat(hashes.blockCount()).isEqualTo(expected.length);
-			for (int i = 0; i < expected.length; i++) {
-				assertThat(hashes.hash(i)).as("block %d of %d-char blocks", i, blockSize).isEqualTo(expected[i]);
-			}
+			assertThat(hashes.blockCount()).as("%d-char blocks", blockSize).isEqualTo(sized[1]);
+			assertThat(hashes.hash(0)).as("first %d-char block", blockSize).isEqualTo(sized[2]);
+			assertThat(hashes.hash(1)).as("second %d-char block", blockSize).isEqualTo(sized[3]);
+			assertThat(hashes.hash(hashes.blockCount() - 1)).as("last %d-char block", blockSize).isEqualTo(sized[4]);
 		}
 	}
 
@@ -123,17 +166,25 @@ class PrefixHasherTest {
 		assertThat(hasher.hash(MODEL, "", text).hash(1)).isEqualTo(hasher.hash(MODEL, null, text).hash(1));
 	}
 
-	/** The chain as the class documents it, hashing each block's chars as a String. */
-	private static long[] documentedChain(String model, String adapter, String text, int blockSize, int maxBlocks) {
-		Hasher64 xxh3 = Hashing.xxh3_64();
-		long parent = xxh3.hashLongLongToLong(xxh3.hashCharsToLong(model), xxh3.hashCharsToLong(adapter));
-		long[] chain = new long[Math.min(text.length() / blockSize, maxBlocks)];
-		for (int i = 0; i < chain.length; i++) {
-			parent = xxh3.hashLongLongToLong(parent,
-					xxh3.hashCharsToLong(text.substring(i * blockSize, (i + 1) * blockSize)));
-			chain[i] = parent;
+	/** LLVM's xxhashTest buffer: byte i is the low byte of the (i+1)-th step of a 64-bit xorshift from 1. */
+	private static byte[] llvmBuffer(int size) {
+		byte[] buffer = new byte[size];
+		long x = 1;
+		for (int i = 0; i < size; i++) {
+			x ^= x << 13;
+			x ^= x >>> 7;
+			x ^= x << 17;
+			buffer[i] = (byte) x;
 		}
-		return chain;
+		return buffer;
+	}
+
+	private static byte[] utf16le(String text) {
+		return text.getBytes(StandardCharsets.UTF_16LE);
+	}
+
+	private static byte[] littleEndian(long first, long second) {
+		return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(first).putLong(second).array();
 	}
 
 	@Test
