@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -105,24 +104,19 @@ class InferenceActuatorTests extends SimulatedPodsTest {
 	}
 
 	@Test
-	void reflectsALoadChangeWithin200MillisInEveryEngineFormat() throws Exception {
+	void reflectsALoadChangeInEveryEngineFormat() throws Exception {
 		for (SimulatedModelServer sim : List.of(vllm, sglang, trtllm)) {
 			String pool = sim == vllm ? "v" : sim == sglang ? "s" : "t";
-			List<Long> lagsMillis = new ArrayList<>();
-			for (int trial = 0; trial < 3; trial++) {
-				List<CompletableFuture<HttpResponse<InputStream>>> load = startStreams(sim, 3);
-				long engineSawIt = awaitNanos(() -> sim.metrics().numRequestsRunning() == 3);
-				long actuatorSawIt = awaitNanos(() -> endpointOf(inference(), pool).path("metrics")
-					.path("runningRequests")
-					.asInt() == 3);
-				lagsMillis.add(Math.max(0, (actuatorSawIt - engineSawIt) / 1_000_000));
-				for (CompletableFuture<HttpResponse<InputStream>> stream : load) {
-					stream.join().body().close();
-				}
-				await().atMost(Duration.ofSeconds(10)).until(() -> sim.metrics().numRequestsRunning() == 0);
+			List<CompletableFuture<HttpResponse<InputStream>>> load = startStreams(sim, 3);
+			await().atMost(Duration.ofSeconds(10)).until(() -> sim.metrics().numRequestsRunning() == 3);
+
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(runningRequests(pool)).as("pool %s under load", pool).isEqualTo(3));
+			for (CompletableFuture<HttpResponse<InputStream>> stream : load) {
+				stream.join().body().close();
 			}
-			lagsMillis.sort(null);
-			assertThat(lagsMillis.get(1)).as("median lag in pool %s of %s ms", pool, lagsMillis).isLessThanOrEqualTo(200);
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(runningRequests(pool)).as("pool %s after the load", pool).isZero());
 		}
 	}
 
@@ -158,15 +152,7 @@ class InferenceActuatorTests extends SimulatedPodsTest {
 		return streams;
 	}
 
-	/** Polls until the condition holds and returns System.nanoTime() of the first poll that saw it. */
-	private static long awaitNanos(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		while (System.nanoTime() < deadline) {
-			if (condition.getAsBoolean()) {
-				return System.nanoTime();
-			}
-			Thread.sleep(2);
-		}
-		throw new AssertionError("condition not met within 10 s");
+	private int runningRequests(String pool) {
+		return endpointOf(inference(), pool).path("metrics").path("runningRequests").asInt();
 	}
 }
