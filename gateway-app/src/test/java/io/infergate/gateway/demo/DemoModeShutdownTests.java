@@ -14,6 +14,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import io.infergate.gateway.InfergateGatewayApplication;
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointId;
+import io.infergate.routing.metrics.MetricsScrapers;
 import io.infergate.routing.pool.EndpointRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,7 +25,7 @@ import static org.awaitility.Awaitility.await;
 class DemoModeShutdownTests {
 
 	@Test
-	void stoppedDemoPodsLeaveThePoolInsteadOfBeingReportedDead(CapturedOutput output) throws InterruptedException {
+	void stoppedDemoPodsLeaveThePoolInsteadOfBeingReportedDead(CapturedOutput output) {
 		try (ConfigurableApplicationContext gateway = new SpringApplicationBuilder(InfergateGatewayApplication.class)
 			.run("--server.port=0", "--management.server.port=0")) {
 			EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
@@ -35,11 +37,19 @@ class DemoModeShutdownTests {
 							.allMatch(Endpoint::isReady));
 			List<String> ports = Arrays
 				.asList(gateway.getEnvironment().getProperty(DemoModeEnvironmentPostProcessor.PORTS_PROPERTY).split(","));
+			List<EndpointId> pods = registry.pool(DemoModeEnvironmentPostProcessor.POOL)
+				.endpoints()
+				.stream()
+				.map(Endpoint::id)
+				.toList();
+			MetricsScrapers scrapers = gateway.getBean(MetricsScrapers.class);
 
 			gateway.stop();
 			assertThat(registry.pool(DemoModeEnvironmentPostProcessor.POOL).endpoints()).isEmpty();
-			// the scrapers live until the context is closed; three failed scrapes of a stopped pod take about 350 ms
-			Thread.sleep(1500);
+			// the scrapers live until the context is closed: once none scrapes a demo pod, none can report one dead
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> pods.stream()
+					.noneMatch((pod) -> scrapers.isTracked(DemoModeEnvironmentPostProcessor.POOL, pod)));
 
 			// other test classes' cached contexts may report their own pods, so only the demo pods' ports count
 			assertThat(output.getAll().lines().filter((line) -> line.contains("failed scrapes")))
