@@ -159,7 +159,8 @@ class DashboardBrowserIT {
 		CompletableFuture<HttpResponse<InputStream>> busy = stream(SHARED_PROMPT + "First question.", 4000);
 		try {
 			busy.join();
-			Thread.sleep(300); // a scrape or two, so the busy pod's KV-cache use shows
+			// the busy pod's KV-cache use shows once a scrape has seen it
+			browser.waitUpTo(WAIT).until((driver) -> aPodShowsKvCacheUse());
 			for (int i = 0; i < 6; i++) {
 				assertThat(postJson(gateway.api("/v1/chat/completions"),
 						chat(SHARED_PROMPT + "Question " + i + ".", 4)).statusCode()).isEqualTo(200);
@@ -231,6 +232,19 @@ class DashboardBrowserIT {
 			sum += (end > 0) ? Long.parseLong(text.substring(0, end)) : 0;
 		}
 		return sum;
+	}
+
+	private static boolean aPodShowsKvCacheUse() {
+		JsonNode report = JsonMapper.builder().build()
+			.readTree(getAsAdmin(gateway.management("/actuator/inference")).body());
+		for (JsonNode pool : report.path("pools")) {
+			for (JsonNode endpoint : pool.path("endpoints")) {
+				if (endpoint.path("metrics").path("kvCacheUsage").asDouble() > 0) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	private static long newestDecisionSequence() {
