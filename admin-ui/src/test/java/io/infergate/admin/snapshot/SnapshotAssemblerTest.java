@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import io.infergate.admin.source.AdmissionQueueSource.AdmissionQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
@@ -27,7 +28,7 @@ import io.infergate.routing.scheduling.load.InFlightLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
-import io.infergate.routing.scheduling.scorer.LeastRequestScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -126,7 +127,7 @@ class SnapshotAssemblerTest {
 		profile.setScorers(Map.of("least-request", 1.0));
 		profile.setPicker("max-score");
 		properties.setProfiles(Map.of("default", profile));
-		return new SchedulingProfiles(properties, List.of(), List.of(new LeastRequestScorer()),
-				List.of(new MaxScorePicker()), List.of(new InFlightLoad()));
+		return new SchedulingProfiles(properties, List.of(),
+				List.of(MetricScorer.predefined(MetricScorer.LEAST_REQUEST), new MaxScorePicker(), new InFlightLoad()));
 	}
 }

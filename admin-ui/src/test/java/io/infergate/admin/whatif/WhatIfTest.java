@@ -6,8 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import io.infergate.admin.whatif.WhatIf.EndpointPicks;
 import io.infergate.admin.whatif.WhatIf.WhatIfReport;
@@ -28,8 +29,7 @@ import io.infergate.routing.scheduling.load.InFlightLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.picker.RoundRobinPicker;
 import io.infergate.routing.scheduling.picker.WeightedRandomPicker;
-import io.infergate.routing.scheduling.scorer.KvCacheScorer;
-import io.infergate.routing.scheduling.scorer.QueueScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -137,8 +137,9 @@ class WhatIfTest {
 		definition.setScorers(Map.of("queue", 1.0));
 		definition.setPicker("max-score");
 		properties.setProfiles(Map.of("default", definition));
-		WhatIf whatIf = new WhatIf(new SchedulingProfiles(properties, List.of(), List.of(new QueueScorer()),
-				List.of(new MaxScorePicker()), List.of(new InFlightLoad())), new DecisionRecorder(new DecisionRecorderProperties(10, 10),
+		WhatIf whatIf = new WhatIf(new SchedulingProfiles(properties, List.of(),
+				List.of(MetricScorer.predefined(MetricScorer.QUEUE), new MaxScorePicker(), new InFlightLoad())),
+				new DecisionRecorder(new DecisionRecorderProperties(10, 10),
 						Clock.systemUTC(), new SimpleMeterRegistry()));
 
 		assertThatIllegalArgumentException().isThrownBy(() -> whatIf.replay("nope", Map.of()))
@@ -151,8 +152,11 @@ class WhatIfTest {
 	}
 
 	private static SchedulingProfile profile(EndpointPicker picker) {
-		return new SchedulingProfile("default", List.of(), List.of(new WeightedScorer(new QueueScorer(), 2),
-				new WeightedScorer(new KvCacheScorer(), 2), new WeightedScorer(scorer("prefix-cache"), 3)), picker);
+		return new SchedulingProfile("default", List.of(),
+				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
+						new WeightedScorer(scorer("prefix-cache"), 3)),
+				picker);
 	}
 
 	private static EndpointScorer scorer(String name) {

@@ -34,10 +34,9 @@ import io.infergate.routing.scheduling.filter.SaturationFilter;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
-import io.infergate.routing.scheduling.scorer.KvCacheScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
 import io.infergate.routing.scheduling.scorer.PrecisePrefixScorer;
 import io.infergate.routing.scheduling.scorer.PrefixCacheScorer;
-import io.infergate.routing.scheduling.scorer.QueueScorer;
 import io.infergate.routing.tokenization.SimulatorBlockHasher;
 import io.infergate.routing.tokenization.SimulatorPromptTokenizer;
 
@@ -108,12 +107,14 @@ public class PrecisePrefixBenchmark {
 		PrefixIndex prefixIndex = new PrefixIndex(PrefixIndexProperties.defaults());
 		SaturationDetector detector = new SaturationDetector(SaturationProperties.defaults());
 		precise = new SchedulingProfile("precise", List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-				List.of(new WeightedScorer(new QueueScorer(), 2), new WeightedScorer(new KvCacheScorer(), 2),
+				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
 						new WeightedScorer(new PrecisePrefixScorer(engineBlocks, tokenizer, hasher), 3)),
 				new MaxScorePicker());
 		approximate = new SchedulingProfile("default",
 				List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-				List.of(new WeightedScorer(new QueueScorer(), 2), new WeightedScorer(new KvCacheScorer(), 2),
+				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
 						new WeightedScorer(new PrefixCacheScorer(prefixIndex), 3)),
 				new MaxScorePicker());
 		pool = PrefixBenchmark.pool(setup);

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -38,9 +39,8 @@ import io.infergate.routing.scheduling.filter.SaturationFilter;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
-import io.infergate.routing.scheduling.scorer.KvCacheScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
 import io.infergate.routing.scheduling.scorer.PrefixCacheScorer;
-import io.infergate.routing.scheduling.scorer.QueueScorer;
 
 /**
  * One decision of the {@code default} profile's plugins (filters {@code ready}, {@code saturation}; scorers
@@ -109,7 +109,8 @@ public class PrefixBenchmark {
 		index = new PrefixIndex(PrefixIndexProperties.defaults());
 		SaturationDetector detector = new SaturationDetector(SaturationProperties.defaults());
 		profile = new SchedulingProfile("default", List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-				List.of(new WeightedScorer(new QueueScorer(), 2), new WeightedScorer(new KvCacheScorer(), 2),
+				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
 						new WeightedScorer(new PrefixCacheScorer(index), 3)),
 				new MaxScorePicker());
 		pool = pool(setup);

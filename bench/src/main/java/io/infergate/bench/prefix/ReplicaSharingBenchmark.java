@@ -108,7 +108,8 @@ public class ReplicaSharingBenchmark {
 	public void setUp() throws IOException {
 		EndpointLoad endpointLoad = load.equals(InFlightLoad.NAME) ? new InFlightLoad() : new EngineReportedLoad();
 		profile = new SchedulingProfile("hybrid", List.of(),
-				List.of(new WeightedScorer(new EstimatedTtftScorer(index, EstimatedTtftScorer.Config.defaults()), 1)),
+				List.of(new WeightedScorer(
+						new EstimatedTtftScorer(EstimatedTtftScorer.NAME, index, EstimatedTtftScorer.Parameters.defaults()), 1)),
 				new MaxScorePicker(), endpointLoad);
 		SplittableRandom setup = new SplittableRandom(42);
 		pool = PrefixBenchmark.pool(setup);

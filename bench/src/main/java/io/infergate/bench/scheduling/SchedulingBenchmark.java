@@ -34,10 +34,8 @@ import io.infergate.routing.scheduling.filter.SaturationFilter;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
-import io.infergate.routing.scheduling.scorer.KvCacheScorer;
-import io.infergate.routing.scheduling.scorer.LeastRequestScorer;
 import io.infergate.routing.scheduling.scorer.LoraAffinityScorer;
-import io.infergate.routing.scheduling.scorer.QueueScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
 
 /**
  * Time and allocation of one scheduling decision: filters {@code ready} and {@code saturation}, scorers
@@ -82,8 +80,9 @@ public class SchedulingBenchmark {
 		SaturationDetector detector = new SaturationDetector(SaturationProperties.defaults());
 		profile = new SchedulingProfile("bench",
 				List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-				List.of(new WeightedScorer(new QueueScorer(), 2), new WeightedScorer(new KvCacheScorer(), 2),
-						new WeightedScorer(new LeastRequestScorer(), 1),
+				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.LEAST_REQUEST), 1),
 						new WeightedScorer(new LoraAffinityScorer(), 1)),
 				new MaxScorePicker());
 		SplittableRandom setup = new SplittableRandom(42);

@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.scheduling.EndpointPicker;
+import io.infergate.routing.scheduling.EndpointScorer;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.picker.ChwblPicker;
 import io.infergate.routing.scheduling.scorer.EstimatedTtftScorer;
 import io.infergate.routing.scheduling.scorer.PrefixCacheScorer;
@@ -18,6 +21,7 @@ import io.infergate.routing.scheduling.scorer.SessionAffinityScorer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -36,14 +40,13 @@ class PrefixIndexConfigurationTest {
 	@Test
 	void thePluginsThatReadTheIndexShareOne() {
 		runner.run((context) -> {
-			assertThat(context).hasSingleBean(PrefixIndex.class)
-				.hasSingleBean(PrefixCacheScorer.class)
-				.hasSingleBean(EstimatedTtftScorer.class);
+			assertThat(context).hasSingleBean(PrefixIndex.class);
 			PrefixIndex index = context.getBean(PrefixIndex.class);
 			Endpoint endpoint = endpoint("http://10.0.0.1:8001");
 
-			context.getBean(PrefixCacheScorer.class).onDispatch(cycle(request(prompt("p", 3))), endpoint);
-			context.getBean(EstimatedTtftScorer.class).onDispatch(cycle(request(prompt("q", 2))), endpoint);
+			((PrefixCacheScorer) scorer(context, "prefix-cache")).onDispatch(cycle(request(prompt("p", 3))), endpoint);
+			((EstimatedTtftScorer) scorer(context, "estimated-ttft")).onDispatch(cycle(request(prompt("q", 2))),
+					endpoint);
 
 			assertThat(index.stats().blocksPerEndpoint()).containsEntry("10.0.0.1:8001", 5);
 			assertThat(index.properties()).isEqualTo(PrefixIndexProperties.defaults());
@@ -67,21 +70,22 @@ class PrefixIndexConfigurationTest {
 			.run((context) -> {
 				assertThat(context.getBean(PrefixIndex.class).properties())
 					.isEqualTo(new PrefixIndexProperties(32, 128, 1000));
-				assertThat(context.getBean(EstimatedTtftScorer.Config.class))
-					.isEqualTo(new EstimatedTtftScorer.Config(1000, 40, 250));
-				assertThat(context.getBean(SessionAffinityScorer.Config.class))
-					.isEqualTo(new SessionAffinityScorer.Config(Duration.ofMinutes(5), 10));
-				assertThat(context.getBean(ChwblPicker.Config.class)).isEqualTo(new ChwblPicker.Config(1.5, 64, 200));
+				assertThat(((EstimatedTtftScorer) scorer(context, "estimated-ttft")).parameters())
+					.isEqualTo(new EstimatedTtftScorer.Parameters(1000, 40, 250));
+				assertThat(((SessionAffinityScorer) scorer(context, "session-affinity")).parameters())
+					.isEqualTo(new SessionAffinityScorer.Parameters(Duration.ofMinutes(5), 10));
+				assertThat(chwbl(context).parameters()).isEqualTo(new ChwblPicker.Parameters(1.5, 64, 200));
 			});
 	}
 
 	@Test
 	void defaultsAreTheDocumentedOnes() {
 		runner.run((context) -> {
-			assertThat(context.getBean(EstimatedTtftScorer.Config.class)).isEqualTo(EstimatedTtftScorer.Config.defaults());
-			assertThat(context.getBean(SessionAffinityScorer.Config.class))
-				.isEqualTo(SessionAffinityScorer.Config.defaults());
-			assertThat(context.getBean(ChwblPicker.Config.class)).isEqualTo(ChwblPicker.Config.defaults());
+			assertThat(((EstimatedTtftScorer) scorer(context, "estimated-ttft")).parameters())
+				.isEqualTo(EstimatedTtftScorer.Parameters.defaults());
+			assertThat(((SessionAffinityScorer) scorer(context, "session-affinity")).parameters())
+				.isEqualTo(SessionAffinityScorer.Parameters.defaults());
+			assertThat(chwbl(context).parameters()).isEqualTo(ChwblPicker.Parameters.defaults());
 		});
 	}
 
@@ -96,8 +100,9 @@ class PrefixIndexConfigurationTest {
 			});
 		runner.withPropertyValues("infergate.scheduling.plugins.chwbl.mean-load-factor=0.5").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(stackMessages(context.getStartupFailure())).contains("infergate.scheduling.plugins.chwbl")
-				.contains("meanLoadFactor");
+			assertThat(stackMessages(context.getStartupFailure()))
+				.contains("infergate.scheduling.plugins.chwbl.mean-load-factor: must be greater than or equal to 1.0, "
+						+ "got 0.5 (picker 'chwbl')");
 		});
 	}
 
@@ -115,6 +120,14 @@ class PrefixIndexConfigurationTest {
 
 			assertThat(index.stats().blocksPerEndpoint()).containsOnlyKeys("10.0.0.1:8002");
 		});
+	}
+
+	private static EndpointScorer scorer(ApplicationContext context, String name) {
+		return context.getBean(SchedulingProfiles.class).plugins(EndpointScorer.class).get(name);
+	}
+
+	private static ChwblPicker chwbl(ApplicationContext context) {
+		return (ChwblPicker) context.getBean(SchedulingProfiles.class).plugins(EndpointPicker.class).get("chwbl");
 	}
 
 	private static Endpoint endpoint(String uri) {

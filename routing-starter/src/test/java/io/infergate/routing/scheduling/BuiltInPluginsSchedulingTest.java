@@ -12,8 +12,7 @@ import io.infergate.routing.scheduling.filter.SaturationFilter;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
-import io.infergate.routing.scheduling.scorer.KvCacheScorer;
-import io.infergate.routing.scheduling.scorer.QueueScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
 
 import static io.infergate.routing.scheduling.Fixtures.NOW_MILLIS;
 import static io.infergate.routing.scheduling.Fixtures.POOL;
@@ -30,7 +29,8 @@ class BuiltInPluginsSchedulingTest {
 
 	private final SchedulingProfile profile = new SchedulingProfile("default",
 			List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-			List.of(new WeightedScorer(new QueueScorer(), 2), new WeightedScorer(new KvCacheScorer(), 2)),
+			List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2)),
 			new MaxScorePicker());
 
 	private final Endpoint nearlyFullCache = endpoint(1, 0, 0, 0.8);

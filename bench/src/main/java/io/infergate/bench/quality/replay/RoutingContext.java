@@ -116,7 +116,7 @@ final class RoutingContext implements AutoCloseable {
 		SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get(policy);
 		boolean reads = profile.scorers()
 			.stream()
-			.anyMatch((weighted) -> PrecisePrefixScorer.NAME.equals(weighted.scorer().name()));
+			.anyMatch((weighted) -> weighted.scorer() instanceof PrecisePrefixScorer);
 		return reads ? context.getBean(EngineBlockIndex.class) : null;
 	}
 

@@ -7,11 +7,9 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 import io.infergate.routing.circuit.CircuitBreakerProperties;
 import io.infergate.routing.circuit.EndpointCircuits;
-import io.infergate.routing.scheduling.EndpointFilter;
-import io.infergate.routing.scheduling.EndpointLoad;
-import io.infergate.routing.scheduling.EndpointPicker;
-import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.Scheduler;
+import io.infergate.routing.scheduling.SchedulingPlugin;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.config.SchedulingProperties;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
@@ -21,22 +19,21 @@ import io.infergate.routing.scheduling.load.InFlightLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
-import io.infergate.routing.scheduling.scorer.QueueScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 
 /**
- * The scheduling framework: the built-in plugins (every {@code @Component} in the filter, scorer, picker and load
- * packages, with their {@code infergate.scheduling.plugins.*} parameters), the {@link SaturationDetector}, the
- * {@link EndpointCircuits} the {@code circuit-breaker} filter reads and the gateway records outcomes in, the
- * {@link SchedulingProfiles} built from {@code infergate.scheduling.profiles} and every plugin bean in the context
- * (user-declared ones included), the {@link Scheduler} and the {@link DecisionRecorder}.
+ * The scheduling framework: the built-in plugin types and loads (every {@code @Component} in the filter, scorer,
+ * picker and load packages), the {@link SaturationDetector}, the {@link EndpointCircuits} the {@code circuit-breaker}
+ * filter reads and the gateway records outcomes in, the {@link SchedulingProfiles} built from
+ * {@code infergate.scheduling.*} with every {@link PluginType} and plugin bean in the context (user-declared ones
+ * included), the {@link Scheduler} and the {@link DecisionRecorder}.
  * <p>
  * A {@link Clock} bean is defined only when the context has none, so the bench harness can bring a virtual one.
  */
@@ -45,8 +42,7 @@ import org.springframework.context.annotation.ComponentScan;
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration" })
 @EnableConfigurationProperties({ SchedulingProperties.class, SaturationProperties.class,
 		DecisionRecorderProperties.class, CircuitBreakerProperties.class })
-@ComponentScan(basePackageClasses = { ReadyFilter.class, QueueScorer.class, MaxScorePicker.class, InFlightLoad.class })
-@ConfigurationPropertiesScan(basePackageClasses = { ReadyFilter.class, QueueScorer.class, MaxScorePicker.class })
+@ComponentScan(basePackageClasses = { ReadyFilter.class, MetricScorer.class, MaxScorePicker.class, InFlightLoad.class })
 public class SchedulingAutoConfiguration {
 
 	@Bean
@@ -69,11 +65,9 @@ public class SchedulingAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	public SchedulingProfiles schedulingProfiles(SchedulingProperties properties,
-			ObjectProvider<EndpointFilter> filters, ObjectProvider<EndpointScorer> scorers,
-			ObjectProvider<EndpointPicker> pickers, ObjectProvider<EndpointLoad> loads) {
-		return new SchedulingProfiles(properties, filters.orderedStream().toList(),
-				scorers.orderedStream().toList(), pickers.orderedStream().toList(), loads.orderedStream().toList());
+	public SchedulingProfiles schedulingProfiles(SchedulingProperties properties, ObjectProvider<PluginType<?, ?>> types,
+			ObjectProvider<SchedulingPlugin> plugins) {
+		return new SchedulingProfiles(properties, types.orderedStream().toList(), plugins.orderedStream().toList());
 	}
 
 	@Bean

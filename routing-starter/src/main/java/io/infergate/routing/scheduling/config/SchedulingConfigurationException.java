@@ -12,7 +12,9 @@ public class SchedulingConfigurationException extends InvalidConfigurationExcept
 
 	public SchedulingConfigurationException(List<String> problems) {
 		super("Invalid scheduling configuration", problems,
-				"Fix the properties named above under infergate.scheduling. Plugin names must match a filter, "
-						+ "scorer or picker bean's name(); the valid names of each kind are listed.");
+				"Fix the properties named above under infergate.scheduling. A profile names plugin instances: "
+						+ "predefined ones, those declared under infergate.scheduling.plugins (each with a type "
+						+ "and that type's parameters) and plugin beans; the valid names, types and parameters are "
+						+ "listed.");
 	}
 }

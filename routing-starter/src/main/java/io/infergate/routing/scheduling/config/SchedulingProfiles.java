@@ -7,13 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.EndpointLoad;
 import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.ProfileResolver;
 import io.infergate.routing.scheduling.SchedulingPlugin;
 import io.infergate.routing.scheduling.SchedulingProfile;
@@ -21,12 +21,14 @@ import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
 import io.infergate.routing.scheduling.load.InFlightLoad;
 
 /**
- * The scheduling profiles, built once at startup from {@link SchedulingProperties} and the plugin beans, looked up
+ * The scheduling profiles, built once at startup from {@link SchedulingProperties} and the plugin instances
+ * ({@link PluginInstances}: the {@link PluginType}s' predefined and declared instances, and plugin beans), looked up
  * by name with {@link SchedulingPlugin#name()}.
  * <p>
- * Construction fails with a {@link SchedulingConfigurationException} listing every problem: two plugins of one kind
- * with the same name, an unknown filter, scorer, picker or load name (with the valid names of that kind), a missing
- * picker, a missing, negative, infinite or NaN weight, or a default profile that is not defined.
+ * Construction fails with a {@link SchedulingConfigurationException} listing every problem: a plugin declaration's
+ * unknown or missing type, unknown parameter or bad value, two plugins of one kind with the same name, a profile's
+ * unknown filter, scorer, picker or load name (with the valid names of that kind), a missing picker, a missing,
+ * negative, infinite or NaN weight, or a default profile that is not defined.
  */
 public final class SchedulingProfiles implements ProfileResolver {
 
@@ -36,18 +38,20 @@ public final class SchedulingProfiles implements ProfileResolver {
 
 	private final SchedulingProfile defaultProfile;
 
-	public SchedulingProfiles(SchedulingProperties properties, Collection<? extends EndpointFilter> filters,
-			Collection<? extends EndpointScorer> scorers, Collection<? extends EndpointPicker> pickers,
-			Collection<? extends EndpointLoad> loads) {
-		List<String> problems = new ArrayList<>();
-		Map<String, EndpointFilter> filtersByName = byName("filter", filters, problems);
-		Map<String, EndpointScorer> scorersByName = byName("scorer", scorers, problems);
-		Map<String, EndpointPicker> pickersByName = byName("picker", pickers, problems);
-		Map<String, EndpointLoad> loadsByName = byName("load", loads, problems);
+	private final PluginInstances instances;
+
+	/**
+	 * @param types the plugin types, whose instances are predefined or declared under
+	 * {@code infergate.scheduling.plugins}
+	 * @param plugins plugins that are instances already, each under its {@link SchedulingPlugin#name()}
+	 */
+	public SchedulingProfiles(SchedulingProperties properties, Collection<? extends PluginType<?, ?>> types,
+			Collection<? extends SchedulingPlugin> plugins) {
+		this.instances = new PluginInstances(types, plugins, properties.getPlugins());
+		List<String> problems = new ArrayList<>(instances.problems());
 		Map<String, SchedulingProfile> built = new LinkedHashMap<>();
 		properties.getProfiles().forEach((name, definition) -> {
-			SchedulingProfile profile = build(name, definition, filtersByName, scorersByName, pickersByName,
-					loadsByName, problems);
+			SchedulingProfile profile = build(name, definition, problems);
 			if (profile != null) {
 				built.put(name, profile);
 			}
@@ -65,6 +69,11 @@ public final class SchedulingProfiles implements ProfileResolver {
 		}
 		this.profiles = Collections.unmodifiableMap(built);
 		this.defaultProfile = built.get(defaultName);
+	}
+
+	/** Every instance of {@code kind} ({@code EndpointScorer.class}, ...) by name, whether a profile uses it or not. */
+	public <P extends SchedulingPlugin> Map<String, P> plugins(Class<P> kind) {
+		return instances.of(kind);
 	}
 
 	/** The profile named {@code name}; throws {@link IllegalArgumentException} listing the names when undefined. */
@@ -92,23 +101,9 @@ public final class SchedulingProfiles implements ProfileResolver {
 		return nameOrNull == null ? defaultProfile : get(nameOrNull);
 	}
 
-	private static <P extends SchedulingPlugin> Map<String, P> byName(String kind, Collection<? extends P> plugins,
-			List<String> problems) {
-		Map<String, P> byName = new TreeMap<>();
-		for (P plugin : plugins) {
-			P previous = byName.putIfAbsent(plugin.name(), plugin);
-			if (previous != null) {
-				problems.add("two " + kind + "s are named '" + plugin.name() + "': "
-						+ previous.getClass().getName() + " and " + plugin.getClass().getName());
-			}
-		}
-		return byName;
-	}
-
-	private static SchedulingProfile build(String name, SchedulingProperties.Profile definition,
-			Map<String, EndpointFilter> filters, Map<String, EndpointScorer> scorers,
-			Map<String, EndpointPicker> pickers, Map<String, EndpointLoad> loads, List<String> problems) {
+	private SchedulingProfile build(String name, SchedulingProperties.Profile definition, List<String> problems) {
 		String at = PREFIX + ".profiles." + name;
+		Map<String, EndpointPicker> pickers = instances.of(EndpointPicker.class);
 		if (definition == null) {
 			problems.add(at + ": empty profile; a profile needs a picker; valid pickers: " + names(pickers));
 			return null;
@@ -117,27 +112,20 @@ public final class SchedulingProfiles implements ProfileResolver {
 		List<EndpointFilter> profileFilters = new ArrayList<>();
 		List<String> filterNames = definition.getFilters() == null ? List.of() : definition.getFilters();
 		for (int i = 0; i < filterNames.size(); i++) {
-			EndpointFilter filter = filters.get(filterNames.get(i));
-			if (filter == null) {
-				problems.add(at + ".filters[" + i + "]: unknown filter '" + filterNames.get(i) + "'; valid filters: "
-						+ names(filters));
-			}
-			else {
+			EndpointFilter filter = lookUp(EndpointFilter.class, filterNames.get(i), at + ".filters[" + i + "]",
+					problems);
+			if (filter != null) {
 				profileFilters.add(filter);
 			}
 		}
 		List<WeightedScorer> profileScorers = new ArrayList<>();
 		Map<String, Double> weights = definition.getScorers() == null ? Map.of() : definition.getScorers();
 		weights.forEach((scorerName, weight) -> {
-			EndpointScorer scorer = scorers.get(scorerName);
-			if (scorer == null) {
-				problems.add(at + ".scorers." + scorerName + ": unknown scorer '" + scorerName
-						+ "'; valid scorers: " + names(scorers));
-			}
-			else if (weight == null || !(weight >= 0) || weight.isInfinite()) {
+			EndpointScorer scorer = lookUp(EndpointScorer.class, scorerName, at + ".scorers." + scorerName, problems);
+			if (scorer != null && (weight == null || !(weight >= 0) || weight.isInfinite())) {
 				problems.add(at + ".scorers." + scorerName + ": weight must be a finite number >= 0, got " + weight);
 			}
-			else {
+			else if (scorer != null) {
 				profileScorers.add(new WeightedScorer(scorer, weight));
 			}
 		});
@@ -148,20 +136,33 @@ public final class SchedulingProfiles implements ProfileResolver {
 					+ names(pickers));
 		}
 		else {
-			picker = pickers.get(pickerName);
-			if (picker == null) {
-				problems.add(at + ".picker: unknown picker '" + pickerName + "'; valid pickers: " + names(pickers));
-			}
+			picker = lookUp(EndpointPicker.class, pickerName, at + ".picker", problems);
 		}
 		String loadName = (definition.getLoad() == null) ? InFlightLoad.NAME : definition.getLoad();
-		EndpointLoad load = loads.get(loadName);
-		if (load == null) {
-			problems.add(at + ".load: unknown load '" + loadName + "'; valid loads: " + names(loads));
-		}
+		EndpointLoad load = lookUp(EndpointLoad.class, loadName, at + ".load", problems);
 		if (problems.size() > before) {
 			return null;
 		}
 		return new SchedulingProfile(name, profileFilters, profileScorers, picker, load);
+	}
+
+	/**
+	 * The {@code kind} instance named {@code name}, or null with a problem at {@code at}; none for an instance whose
+	 * own declaration was reported broken.
+	 */
+	private <P extends SchedulingPlugin> P lookUp(Class<P> kind, String name, String at, List<String> problems) {
+		Map<String, P> byName = instances.of(kind);
+		P plugin = byName.get(name);
+		if (plugin == null && instances.isBroken(kind, name)) {
+			problems.add(at + ": " + PluginInstances.kindName(kind) + " '" + name
+					+ "' cannot be built; its own problems are listed");
+		}
+		else if (plugin == null) {
+			String kindName = PluginInstances.kindName(kind);
+			problems.add(at + ": unknown " + kindName + " '" + name + "'; valid " + kindName + "s: " + names(byName)
+					+ " (or declare one under " + PluginInstances.PREFIX + ")");
+		}
+		return plugin;
 	}
 
 	private static String names(Map<String, ?> byName) {

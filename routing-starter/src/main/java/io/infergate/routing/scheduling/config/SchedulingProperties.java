@@ -22,8 +22,11 @@ import org.springframework.validation.annotation.Validated;
  *         scorers: {queue: 2, kv-cache: 2}
  *         picker: max-score
  *         load: in-flight         # optional; how load-weighing plugins count an endpoint's requests
+ *     plugins:                    # instances beyond the predefined ones, or parameters of a predefined one
+ *       prefix-cache-short: {type: prefix-cache, max-blocks: 16}
+ *       estimated-ttft: {in-flight-request-micros: 500}
  * </pre>
- * Names are checked against the plugin beans by {@link SchedulingProfiles} at startup.
+ * Names and parameters are checked against the plugin types and beans by {@link SchedulingProfiles} at startup.
  */
 @Validated
 @ConfigurationProperties("infergate.scheduling")
@@ -35,6 +38,12 @@ public class SchedulingProperties {
 
 	/** Profiles by name. */
 	private Map<String, Profile> profiles = new LinkedHashMap<>();
+
+	/**
+	 * Plugin instances by name: {@code type} (the type's name; may be left out for a predefined instance's name) and
+	 * the type's parameters.
+	 */
+	private Map<String, Map<String, String>> plugins = new LinkedHashMap<>();
 
 	public String getDefaultProfile() {
 		return defaultProfile;
@@ -50,6 +59,14 @@ public class SchedulingProperties {
 
 	public void setProfiles(Map<String, Profile> profiles) {
 		this.profiles = profiles;
+	}
+
+	public Map<String, Map<String, String>> getPlugins() {
+		return plugins;
+	}
+
+	public void setPlugins(Map<String, Map<String, String>> plugins) {
+		this.plugins = plugins;
 	}
 
 	/** One profile: filters in order, weighted scorers, one picker, and how load is counted. */

@@ -3,35 +3,46 @@ package io.infergate.routing.scheduling.filter;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.springframework.stereotype.Component;
-
 import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.DispatchListener;
+import io.infergate.routing.scheduling.EndpointFilter;
+import io.infergate.routing.scheduling.PluginType;
+import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
+
+import org.springframework.stereotype.Component;
 
 /**
  * {@code circuit-breaker}: drops the endpoints whose circuit is open ({@link EndpointCircuits}), and lets a
  * half-open one through while it has a probe left. A probe taken for an endpoint the picker then passes over is
  * given back at the pick. When every circuit is open nothing is left: the pool's failure mode decides.
  */
-@Component
 public final class CircuitBreakerFilter extends RetainingFilter implements DispatchListener {
 
 	public static final String NAME = "circuit-breaker";
 
 	private static final SchedulingCycle.Key<List<Endpoint>> PROBES = new SchedulingCycle.Key<>("circuit-probes");
 
+	private final String name;
+
 	private final EndpointCircuits circuits;
 
+	/** The predefined instance, {@code circuit-breaker}. */
 	public CircuitBreakerFilter(EndpointCircuits circuits) {
+		this(NAME, circuits);
+	}
+
+	/** Every instance reads and takes probes from the one {@link EndpointCircuits} the gateway records outcomes in. */
+	public CircuitBreakerFilter(String name, EndpointCircuits circuits) {
 		super(false);
+		this.name = name;
 		this.circuits = circuits;
 	}
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -57,5 +68,22 @@ public final class CircuitBreakerFilter extends RetainingFilter implements Dispa
 			}
 		}
 		probes.clear();
+	}
+
+	/** The {@code circuit-breaker} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointFilter, NoParameters> {
+
+		private final EndpointCircuits circuits;
+
+		public Type(EndpointCircuits circuits) {
+			super(EndpointFilter.class, NAME, NoParameters.class);
+			this.circuits = circuits;
+		}
+
+		@Override
+		public EndpointFilter create(String name, NoParameters parameters) {
+			return new CircuitBreakerFilter(name, circuits);
+		}
 	}
 }

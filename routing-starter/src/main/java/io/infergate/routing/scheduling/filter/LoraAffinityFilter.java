@@ -5,6 +5,9 @@ import java.util.List;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
+import io.infergate.routing.scheduling.EndpointFilter;
+import io.infergate.routing.scheduling.PluginType;
+import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -17,18 +20,25 @@ import org.springframework.stereotype.Component;
  * Keeps every candidate when the request has no adapter, and when no candidate qualifies (the adapter must then be
  * loaded somewhere; the {@code lora-affinity} scorer still ranks where).
  */
-@Component
 public final class LoraAffinityFilter extends RetainingFilter {
 
 	public static final String NAME = "lora-affinity";
 
+	private final String name;
+
+	/** The predefined instance, {@code lora-affinity}. */
 	public LoraAffinityFilter() {
+		this(NAME);
+	}
+
+	public LoraAffinityFilter(String name) {
 		super(true);
+		this.name = name;
 	}
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -47,5 +57,19 @@ public final class LoraAffinityFilter extends RetainingFilter {
 		}
 		EndpointMetrics metrics = snapshot.metrics();
 		return metrics.runningAdapters().contains(cycle.request().adapter()) || metrics.hasFreeAdapterSlot();
+	}
+
+	/** The {@code lora-affinity} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointFilter, NoParameters> {
+
+		public Type() {
+			super(EndpointFilter.class, NAME, NoParameters.class);
+		}
+
+		@Override
+		public EndpointFilter create(String name, NoParameters parameters) {
+			return new LoraAffinityFilter(name);
+		}
 	}
 }

@@ -1,8 +1,15 @@
 package io.infergate.routing.scheduling.filter;
 
+import java.time.Duration;
+
+import org.hibernate.validator.constraints.time.DurationMin;
+
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.scheduling.EndpointFilter;
+import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
+import io.infergate.routing.scheduling.saturation.StalenessPolicy;
 
 import org.springframework.stereotype.Component;
 
@@ -23,26 +30,63 @@ import org.springframework.stereotype.Component;
  * Readiness here is the freshness of metrics alone. {@link Endpoint#isReady()}, the scraper's own flag, is not read:
  * an endpoint whose scrapes fail soon has a stale snapshot, and under {@code ignore} the operator has chosen to route
  * without fresh metrics.
+ * <p>
+ * Parameters, each defaulting to the global {@code infergate.scheduling.saturation.*} value:
+ * {@code staleness-threshold}, {@code staleness-policy}.
  */
-@Component
 public final class ReadyFilter extends RetainingFilter {
 
 	public static final String NAME = "ready";
 
+	private final String name;
+
 	private final SaturationDetector detector;
 
+	/** The predefined instance, {@code ready}. */
 	public ReadyFilter(SaturationDetector detector) {
+		this(NAME, detector);
+	}
+
+	public ReadyFilter(String name, SaturationDetector detector) {
 		super(true);
+		this.name = name;
 		this.detector = detector;
 	}
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
 	boolean keeps(SchedulingCycle cycle, Endpoint endpoint) {
 		return detector.isReady(endpoint, cycle.nowMillis());
+	}
+
+	/**
+	 * Parameters of {@code ready}; null for the global value.
+	 *
+	 * @param stalenessThreshold age above which a metrics snapshot is stale
+	 * @param stalenessPolicy how stale or missing metrics are treated
+	 */
+	public record Parameters(@DurationMin(millis = 1) Duration stalenessThreshold, StalenessPolicy stalenessPolicy) {
+	}
+
+	/** The {@code ready} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointFilter, Parameters> {
+
+		private final SaturationDetector detector;
+
+		public Type(SaturationDetector detector) {
+			super(EndpointFilter.class, NAME, Parameters.class);
+			this.detector = detector;
+		}
+
+		@Override
+		public EndpointFilter create(String name, Parameters parameters) {
+			return new ReadyFilter(name, new SaturationFilter.Parameters(null, null, parameters.stalenessThreshold(),
+					parameters.stalenessPolicy(), null).detector(detector));
+		}
 	}
 }

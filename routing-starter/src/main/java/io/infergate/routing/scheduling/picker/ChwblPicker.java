@@ -14,12 +14,11 @@ import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.prefix.ConsistentHashRing;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.EndpointPicker;
+import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.stereotype.Component;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code chwbl}: consistent hashing with bounded loads on the prompt's prefix (KubeAI PrefixHash). Requests that
@@ -45,25 +44,32 @@ import org.springframework.validation.annotation.Validated;
  * could let other scorers push a request past the bound or off its home. It ignores the totals, so a profile using it
  * needs no scorers; filters still narrow the candidates (a filtered endpoint is skipped like a non-member).
  * <p>
- * Parameters, {@code infergate.scheduling.plugins.chwbl.*}: {@code mean-load-factor} c (≥ 1, default 1.25),
+ * Parameters (of the predefined instance: {@code infergate.scheduling.plugins.chwbl.*}); each instance keeps its own
+ * rings: {@code mean-load-factor} c (≥ 1, default 1.25),
  * {@code replication} (1..4096, default 256), {@code prefix-char-length} (> 0, default 100).
  */
-@Component
 public final class ChwblPicker implements EndpointPicker {
 
 	public static final String NAME = "chwbl";
 
-	private final Config config;
+	private final String name;
+
+	private final Parameters config;
 
 	private final ConcurrentHashMap<String, ConsistentHashRing> ringsByPool = new ConcurrentHashMap<>();
 
-	public ChwblPicker(Config config) {
+	public ChwblPicker(String name, Parameters config) {
+		this.name = name;
 		this.config = config;
 	}
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
+	}
+
+	public Parameters parameters() {
+		return config;
 	}
 
 	@Override
@@ -151,14 +157,26 @@ public final class ChwblPicker implements EndpointPicker {
 	 * @param replication virtual nodes per endpoint; 1..4096; default 256
 	 * @param prefixCharLength prompt characters in the routing key; default 100
 	 */
-	@Validated
-	@ConfigurationProperties("infergate.scheduling.plugins." + NAME)
-	public record Config(@DefaultValue("1.25") @DecimalMin("1.0") double meanLoadFactor,
+	public record Parameters(@DefaultValue("1.25") @DecimalMin("1.0") double meanLoadFactor,
 			@DefaultValue("256") @Positive @Max(4096) int replication,
 			@DefaultValue("100") @Positive int prefixCharLength) {
 
-		public static Config defaults() {
-			return new Config(1.25, 256, 100);
+		public static Parameters defaults() {
+			return new Parameters(1.25, 256, 100);
+		}
+	}
+
+	/** The {@code chwbl} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointPicker, Parameters> {
+
+		public Type() {
+			super(EndpointPicker.class, NAME, Parameters.class);
+		}
+
+		@Override
+		public EndpointPicker create(String name, Parameters parameters) {
+			return new ChwblPicker(name, parameters);
 		}
 	}
 }

@@ -5,6 +5,8 @@ import java.util.random.RandomGenerator;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointPicker;
+import io.infergate.routing.scheduling.PluginType;
+import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -15,14 +17,24 @@ import org.springframework.stereotype.Component;
  * replaces the current choice with probability 1/k). Randomness from {@link SchedulingCycle#random()}. No
  * parameters.
  */
-@Component
 public final class MaxScorePicker implements EndpointPicker {
 
 	public static final String NAME = "max-score";
 
+	private final String name;
+
+	/** The predefined instance, named after the type. */
+	public MaxScorePicker() {
+		this(NAME);
+	}
+
+	public MaxScorePicker(String name) {
+		this.name = name;
+	}
+
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -68,5 +80,19 @@ public final class MaxScorePicker implements EndpointPicker {
 			probabilities[i] = (totals[i] == max) ? 1.0 / ties : 0;
 		}
 		return probabilities;
+	}
+
+	/** The {@code max-score} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointPicker, NoParameters> {
+
+		public Type() {
+			super(EndpointPicker.class, NAME, NoParameters.class);
+		}
+
+		@Override
+		public EndpointPicker create(String name, NoParameters parameters) {
+			return new MaxScorePicker(name);
+		}
 	}
 }

@@ -5,6 +5,8 @@ import java.util.random.RandomGenerator;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointPicker;
+import io.infergate.routing.scheduling.PluginType;
+import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -15,14 +17,24 @@ import org.springframework.stereotype.Component;
  * choices (Mitzenmacher) spreads load nearly as well as always taking the best, without herding every request onto
  * the same endpoint between two scrapes. Randomness from {@link SchedulingCycle#random()}. No parameters.
  */
-@Component
 public final class PowerOfTwoPicker implements EndpointPicker {
 
 	public static final String NAME = "power-of-two";
 
+	private final String name;
+
+	/** The predefined instance, named after the type. */
+	public PowerOfTwoPicker() {
+		this(NAME);
+	}
+
+	public PowerOfTwoPicker(String name) {
+		this.name = name;
+	}
+
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -64,5 +76,19 @@ public final class PowerOfTwoPicker implements EndpointPicker {
 			probabilities[i] = wins * draw;
 		}
 		return probabilities;
+	}
+
+	/** The {@code power-of-two} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointPicker, NoParameters> {
+
+		public Type() {
+			super(EndpointPicker.class, NAME, NoParameters.class);
+		}
+
+		@Override
+		public EndpointPicker create(String name, NoParameters parameters) {
+			return new PowerOfTwoPicker(name);
+		}
 	}
 }

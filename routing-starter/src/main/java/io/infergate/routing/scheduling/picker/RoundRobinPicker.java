@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointPicker;
+import io.infergate.routing.scheduling.PluginType;
+import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -17,16 +19,26 @@ import org.springframework.stereotype.Component;
  * atomic, so concurrent decisions of one pool take distinct turns. When filters change the candidate list the
  * rotation goes on over the new list. No parameters.
  */
-@Component
 public final class RoundRobinPicker implements EndpointPicker {
 
 	public static final String NAME = "round-robin";
+
+	private final String name;
+
+	/** The predefined instance, named after the type. */
+	public RoundRobinPicker() {
+		this(NAME);
+	}
+
+	public RoundRobinPicker(String name) {
+		this.name = name;
+	}
 
 	private final ConcurrentMap<String, AtomicInteger> turns = new ConcurrentHashMap<>();
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -43,5 +55,19 @@ public final class RoundRobinPicker implements EndpointPicker {
 			turn = turns.computeIfAbsent(key, (newPool) -> new AtomicInteger());
 		}
 		return Math.floorMod(turn.getAndIncrement(), candidates.size());
+	}
+
+	/** The {@code round-robin} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointPicker, NoParameters> {
+
+		public Type() {
+			super(EndpointPicker.class, NAME, NoParameters.class);
+		}
+
+		@Override
+		public EndpointPicker create(String name, NoParameters parameters) {
+			return new RoundRobinPicker(name);
+		}
 	}
 }

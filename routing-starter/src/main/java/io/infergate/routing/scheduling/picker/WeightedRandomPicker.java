@@ -5,6 +5,8 @@ import java.util.random.RandomGenerator;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointPicker;
+import io.infergate.routing.scheduling.PluginType;
+import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -18,14 +20,24 @@ import org.springframework.stereotype.Component;
  * A candidate with a zero total is never picked while another has a positive one. When every total is zero the
  * pick is uniform. Randomness from {@link SchedulingCycle#random()}. No parameters.
  */
-@Component
 public final class WeightedRandomPicker implements EndpointPicker {
 
 	public static final String NAME = "weighted-random";
 
+	private final String name;
+
+	/** The predefined instance, named after the type. */
+	public WeightedRandomPicker() {
+		this(NAME);
+	}
+
+	public WeightedRandomPicker(String name) {
+		this.name = name;
+	}
+
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -63,5 +75,19 @@ public final class WeightedRandomPicker implements EndpointPicker {
 			probabilities[i] = (sum > 0) ? Math.max(0, totals[i]) / sum : 1.0 / n;
 		}
 		return probabilities;
+	}
+
+	/** The {@code weighted-random} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointPicker, NoParameters> {
+
+		public Type() {
+			super(EndpointPicker.class, NAME, NoParameters.class);
+		}
+
+		@Override
+		public EndpointPicker create(String name, NoParameters parameters) {
+			return new WeightedRandomPicker(name);
+		}
 	}
 }

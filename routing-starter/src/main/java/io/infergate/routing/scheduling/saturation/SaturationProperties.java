@@ -32,6 +32,19 @@ public record SaturationProperties(@DefaultValue("5") @Positive int queueDepthTh
 		@DefaultValue("saturated") @NotNull StalenessPolicy stalenessPolicy,
 		@DefaultValue("0.0") @PositiveOrZero double headroom) {
 
+	/**
+	 * These properties with each non-null argument in place of its own: the thresholds of one {@code saturation} or
+	 * {@code ready} filter instance.
+	 */
+	public SaturationProperties with(Integer queueDepthThreshold, Double kvCacheThreshold, Duration stalenessThreshold,
+			StalenessPolicy stalenessPolicy, Double headroom) {
+		return new SaturationProperties((queueDepthThreshold != null) ? queueDepthThreshold : this.queueDepthThreshold,
+				(kvCacheThreshold != null) ? kvCacheThreshold : this.kvCacheThreshold,
+				(stalenessThreshold != null) ? stalenessThreshold : this.stalenessThreshold,
+				(stalenessPolicy != null) ? stalenessPolicy : this.stalenessPolicy,
+				(headroom != null) ? headroom : this.headroom);
+	}
+
 	/** The llm-d defaults: queue 5, KV 0.8, 200 ms, {@code saturated}, no headroom. */
 	public static SaturationProperties defaults() {
 		return new SaturationProperties(5, 0.8, Duration.ofMillis(200), StalenessPolicy.SATURATED, 0.0);

@@ -11,13 +11,12 @@ import io.infergate.routing.prefix.PrefixIndexConfiguration;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.DispatchListener;
 import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code estimated-ttft}: weighs the prefill a cached prefix saves against the queueing a busier endpoint adds, in one
@@ -37,7 +36,7 @@ import org.springframework.validation.annotation.Validated;
  * (35 ms) but not 36. A 256-token hit saves 4.4 ms, worth four. Where nothing is cached the prefill term is equal
  * everywhere and the scorer ranks exactly as {@code least-request}.
  * <p>
- * Parameters, {@code infergate.scheduling.plugins.estimated-ttft.*}:
+ * Parameters (of the predefined instance: {@code infergate.scheduling.plugins.estimated-ttft.*}):
  * <ul>
  * <li>{@code base-micros} (> 0, default 5753): the part of TTFT no routing choice changes, one engine step (β0 of the
  * Llama-3.1-8B/H100 vLLM step-time fit); it also keeps the ratio finite.</li>
@@ -52,24 +51,29 @@ import org.springframework.validation.annotation.Validated;
  * </ul>
  * Each dispatch is recorded in the index, like {@code prefix-cache} (idempotent per cycle).
  */
-@Component
-@Import(PrefixIndexConfiguration.class)
 public final class EstimatedTtftScorer implements EndpointScorer, DispatchListener {
 
 	public static final String NAME = "estimated-ttft";
 
+	private final String name;
+
 	private final PrefixIndex index;
 
-	private final Config config;
+	private final Parameters config;
 
-	public EstimatedTtftScorer(PrefixIndex index, Config config) {
+	public EstimatedTtftScorer(String name, PrefixIndex index, Parameters config) {
+		this.name = name;
 		this.index = index;
 		this.config = config;
 	}
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
+	}
+
+	public Parameters parameters() {
+		return config;
 	}
 
 	@Override
@@ -103,14 +107,30 @@ public final class EstimatedTtftScorer implements EndpointScorer, DispatchListen
 	 * @param prefillMicrosPerToken prefill time per uncached prompt token, µs; default 17.25
 	 * @param inFlightRequestMicros TTFT added per request in flight on the endpoint, µs; default 1000
 	 */
-	@Validated
-	@ConfigurationProperties("infergate.scheduling.plugins." + NAME)
-	public record Config(@DefaultValue("5753") @DecimalMin(value = "0", inclusive = false) double baseMicros,
+	public record Parameters(@DefaultValue("5753") @DecimalMin(value = "0", inclusive = false) double baseMicros,
 			@DefaultValue("17.25") @PositiveOrZero double prefillMicrosPerToken,
 			@DefaultValue("1000") @PositiveOrZero double inFlightRequestMicros) {
 
-		public static Config defaults() {
-			return new Config(5753, 17.25, 1000);
+		public static Parameters defaults() {
+			return new Parameters(5753, 17.25, 1000);
+		}
+	}
+
+	/** The {@code estimated-ttft} type; its instances share the one {@link PrefixIndex}. */
+	@Component
+	@Import(PrefixIndexConfiguration.class)
+	public static final class Type extends PluginType<EndpointScorer, Parameters> {
+
+		private final PrefixIndex index;
+
+		public Type(PrefixIndex index) {
+			super(EndpointScorer.class, NAME, Parameters.class);
+			this.index = index;
+		}
+
+		@Override
+		public EndpointScorer create(String name, Parameters parameters) {
+			return new EstimatedTtftScorer(name, index, parameters);
 		}
 	}
 }

@@ -6,12 +6,11 @@ import jakarta.validation.constraints.Positive;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.stereotype.Component;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code least-outstanding-tokens}: prefers the endpoint to which the gateway has the fewest estimated tokens in
@@ -24,22 +23,26 @@ import org.springframework.validation.annotation.Validated;
  * s keeps 0/0 away; raise it towards a typical request's tokens to soften the gap between an idle endpoint and a
  * busy one.
  * <p>
- * Parameters: {@code infergate.scheduling.plugins.least-outstanding-tokens.smoothing-tokens} (> 0, default 1).
+ * Parameters: {@code smoothing-tokens} (> 0, default 1); the predefined instance's at
+ * {@code infergate.scheduling.plugins.least-outstanding-tokens.smoothing-tokens}. Unlike a {@code metric} scorer of
+ * {@code in-flight-tokens}, which normalizes min-max, this is a ratio.
  */
-@Component
 public final class LeastOutstandingTokensScorer implements EndpointScorer {
 
 	public static final String NAME = "least-outstanding-tokens";
 
+	private final String name;
+
 	private final double smoothingTokens;
 
-	public LeastOutstandingTokensScorer(Config config) {
-		this.smoothingTokens = config.smoothingTokens();
+	public LeastOutstandingTokensScorer(String name, Parameters parameters) {
+		this.name = name;
+		this.smoothingTokens = parameters.smoothingTokens();
 	}
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -61,12 +64,24 @@ public final class LeastOutstandingTokensScorer implements EndpointScorer {
 	 *
 	 * @param smoothingTokens s in the formula, tokens; must be positive; default 1
 	 */
-	@Validated
-	@ConfigurationProperties("infergate.scheduling.plugins." + NAME)
-	public record Config(@DefaultValue("1") @Positive long smoothingTokens) {
+	public record Parameters(@DefaultValue("1") @Positive long smoothingTokens) {
 
-		public static Config defaults() {
-			return new Config(1);
+		public static Parameters defaults() {
+			return new Parameters(1);
+		}
+	}
+
+	/** The {@code least-outstanding-tokens} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointScorer, Parameters> {
+
+		public Type() {
+			super(EndpointScorer.class, NAME, Parameters.class);
+		}
+
+		@Override
+		public EndpointScorer create(String name, Parameters parameters) {
+			return new LeastOutstandingTokensScorer(name, parameters);
 		}
 	}
 }

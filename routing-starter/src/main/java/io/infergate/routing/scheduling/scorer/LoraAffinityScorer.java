@@ -6,6 +6,8 @@ import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.PluginType;
+import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -25,7 +27,6 @@ import org.springframework.stereotype.Component;
  * When the request has no adapter every candidate scores 1.0, so the scorer is neutral. These are the llm-d
  * LoRA-affinity scores; no parameters.
  */
-@Component
 public final class LoraAffinityScorer implements EndpointScorer {
 
 	public static final String NAME = "lora-affinity";
@@ -36,9 +37,20 @@ public final class LoraAffinityScorer implements EndpointScorer {
 
 	public static final double WAITING = 0.6;
 
+	private final String name;
+
+	/** The predefined instance, {@code lora-affinity}. */
+	public LoraAffinityScorer() {
+		this(NAME);
+	}
+
+	public LoraAffinityScorer(String name) {
+		this.name = name;
+	}
+
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -68,5 +80,19 @@ public final class LoraAffinityScorer implements EndpointScorer {
 			return WAITING;
 		}
 		return 0;
+	}
+
+	/** The {@code lora-affinity} scorer type. */
+	@Component
+	public static final class Type extends PluginType<EndpointScorer, NoParameters> {
+
+		public Type() {
+			super(EndpointScorer.class, NAME, NoParameters.class);
+		}
+
+		@Override
+		public EndpointScorer create(String name, NoParameters parameters) {
+			return new LoraAffinityScorer(name);
+		}
 	}
 }

@@ -2,10 +2,14 @@ package io.infergate.routing.scheduling.scorer;
 
 import java.util.List;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Positive;
+
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.EngineBlockIndexConfiguration;
 import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.tokenization.EngineBlockHasher;
 import io.infergate.routing.tokenization.PromptTokenizer;
@@ -13,7 +17,6 @@ import io.infergate.routing.tokenization.SimulatorBlockHasher;
 import io.infergate.routing.tokenization.SimulatorPromptTokenizer;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 
@@ -29,16 +32,17 @@ import org.springframework.stereotype.Component;
  * whose engine reports a different block size than the first candidate that reported one, or whose event stream is
  * down (the subscription empties it: see {@code kvevents/README.md}).
  * <p>
- * Parameters: the index's {@code infergate.scheduling.engine-blocks.*} ({@code max-blocks} 256,
- * {@code capacity-per-endpoint} 65,536). The tokenizer and hasher are the simulator's unless the context has beans of
+ * Parameter: {@code max-blocks} (1..65,536), the prompt's leading blocks compared; default the index's
+ * {@code infergate.scheduling.engine-blocks.max-blocks} (256). The index's own: {@code capacity-per-endpoint}
+ * (65,536). The tokenizer and hasher are the simulator's unless the context has beans of
  * those types. Per decision it tokenizes and hashes the prompt's first {@code max-blocks} blocks into per-thread
  * buffers; the allocations are the match arrays (a few words per candidate).
  */
-@Component
-@Import(EngineBlockIndexConfiguration.class)
 public final class PrecisePrefixScorer implements EndpointScorer {
 
 	public static final String NAME = "precise-prefix";
+
+	private final String name;
 
 	private final EngineBlockIndex index;
 
@@ -50,23 +54,23 @@ public final class PrecisePrefixScorer implements EndpointScorer {
 
 	private final ThreadLocal<Buffers> buffers = ThreadLocal.withInitial(Buffers::new);
 
+	/** The predefined instance, {@code precise-prefix}, comparing the index's {@code max-blocks}. */
 	public PrecisePrefixScorer(EngineBlockIndex index, PromptTokenizer tokenizer, EngineBlockHasher hasher) {
+		this(NAME, index, tokenizer, hasher, new Parameters(null));
+	}
+
+	public PrecisePrefixScorer(String name, EngineBlockIndex index, PromptTokenizer tokenizer,
+			EngineBlockHasher hasher, Parameters parameters) {
+		this.name = name;
 		this.index = index;
 		this.tokenizer = tokenizer;
 		this.hasher = hasher;
-		this.maxBlocks = index.properties().maxBlocks();
-	}
-
-	@Autowired
-	public PrecisePrefixScorer(EngineBlockIndex index, ObjectProvider<PromptTokenizer> tokenizer,
-			ObjectProvider<EngineBlockHasher> hasher) {
-		this(index, tokenizer.getIfAvailable(SimulatorPromptTokenizer::new),
-				hasher.getIfAvailable(SimulatorBlockHasher::new));
+		this.maxBlocks = (parameters.maxBlocks() == null) ? index.properties().maxBlocks() : parameters.maxBlocks();
 	}
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
 	}
 
 	@Override
@@ -110,6 +114,42 @@ public final class PrecisePrefixScorer implements EndpointScorer {
 				hashes = new long[maxBlocks];
 			}
 			return this;
+		}
+	}
+
+	/**
+	 * Parameters of {@code precise-prefix}.
+	 *
+	 * @param maxBlocks the prompt's leading engine blocks compared; null for the index's {@code max-blocks}
+	 */
+	public record Parameters(@Positive @Max(65_536) Integer maxBlocks) {
+	}
+
+	/**
+	 * The {@code precise-prefix} type; its instances share the one {@link EngineBlockIndex}, and use the context's
+	 * tokenizer and hasher, else the simulator's.
+	 */
+	@Component
+	@Import(EngineBlockIndexConfiguration.class)
+	public static final class Type extends PluginType<EndpointScorer, Parameters> {
+
+		private final EngineBlockIndex index;
+
+		private final PromptTokenizer tokenizer;
+
+		private final EngineBlockHasher hasher;
+
+		public Type(EngineBlockIndex index, ObjectProvider<PromptTokenizer> tokenizer,
+				ObjectProvider<EngineBlockHasher> hasher) {
+			super(EndpointScorer.class, NAME, Parameters.class);
+			this.index = index;
+			this.tokenizer = tokenizer.getIfAvailable(SimulatorPromptTokenizer::new);
+			this.hasher = hasher.getIfAvailable(SimulatorBlockHasher::new);
+		}
+
+		@Override
+		public EndpointScorer create(String name, Parameters parameters) {
+			return new PrecisePrefixScorer(name, index, tokenizer, hasher, parameters);
 		}
 	}
 }

@@ -6,6 +6,7 @@ import java.util.List;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 
@@ -16,12 +17,11 @@ import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.DispatchListener;
 import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.stereotype.Component;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code session-affinity}: sends a session back to the endpoint that served its previous request, where its
@@ -37,17 +37,23 @@ import org.springframework.validation.annotation.Validated;
  * expires sessions too. Sessions pointing at a removed endpoint need no purge: that endpoint is never a candidate
  * again, and the session's next dispatch replaces it.
  * <p>
- * Parameters, {@code infergate.scheduling.plugins.session-affinity.*}: {@code ttl} (≥ 1 s, default 30m),
+ * Parameters (of the predefined instance: {@code infergate.scheduling.plugins.session-affinity.*}); each instance
+ * remembers its own sessions: {@code ttl} (≥ 1 s, default 30m),
  * {@code max-sessions} (> 0, default 100000).
  */
-@Component
 public final class SessionAffinityScorer implements EndpointScorer, DispatchListener {
 
 	public static final String NAME = "session-affinity";
 
+	private final String name;
+
+	private final Parameters parameters;
+
 	private final Cache<Session, EndpointId> sessions;
 
-	public SessionAffinityScorer(Config config, Clock clock) {
+	public SessionAffinityScorer(String name, Parameters config, Clock clock) {
+		this.name = name;
+		this.parameters = config;
 		this.sessions = Caffeine.newBuilder()
 			.maximumSize(config.maxSessions())
 			.expireAfterWrite(config.ttl())
@@ -58,7 +64,11 @@ public final class SessionAffinityScorer implements EndpointScorer, DispatchList
 
 	@Override
 	public String name() {
-		return NAME;
+		return name;
+	}
+
+	public Parameters parameters() {
+		return parameters;
 	}
 
 	@Override
@@ -107,13 +117,28 @@ public final class SessionAffinityScorer implements EndpointScorer, DispatchList
 	 * @param ttl how long after its last dispatch a session is forgotten; at least 1 s; default 30 minutes
 	 * @param maxSessions sessions remembered at most; default 100,000
 	 */
-	@Validated
-	@ConfigurationProperties("infergate.scheduling.plugins." + NAME)
-	public record Config(@DefaultValue("30m") @NotNull @DurationMin(seconds = 1) Duration ttl,
+	public record Parameters(@DefaultValue("30m") @NotNull @DurationMin(seconds = 1) Duration ttl,
 			@DefaultValue("100000") @Positive long maxSessions) {
 
-		public static Config defaults() {
-			return new Config(Duration.ofMinutes(30), 100_000);
+		public static Parameters defaults() {
+			return new Parameters(Duration.ofMinutes(30), 100_000);
+		}
+	}
+
+	/** The {@code session-affinity} type. */
+	@Component
+	public static final class Type extends PluginType<EndpointScorer, Parameters> {
+
+		private final Clock clock;
+
+		public Type(Clock clock) {
+			super(EndpointScorer.class, NAME, Parameters.class);
+			this.clock = clock;
+		}
+
+		@Override
+		public EndpointScorer create(String name, Parameters parameters) {
+			return new SessionAffinityScorer(name, parameters, clock);
 		}
 	}
 }

@@ -4,9 +4,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
+import org.junit.jupiter.api.Test;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.EndpointPicker;
@@ -31,21 +32,23 @@ class SchedulingAutoConfigurationTest {
 		.withPropertyValues("infergate.scheduling.profiles.default.picker=max-score");
 
 	@Test
-	void registersTheSchedulerItsCollaboratorsAndEveryBuiltInPlugin() {
+	void registersTheSchedulerItsCollaboratorsAndEveryPredefinedPlugin() {
 		runner.run((context) -> {
 			assertThat(context).hasSingleBean(Scheduler.class)
 				.hasSingleBean(SchedulingProfiles.class)
 				.hasSingleBean(SaturationDetector.class)
 				.hasSingleBean(DecisionRecorder.class)
 				.hasSingleBean(Clock.class);
-			assertThat(context.getBeansOfType(EndpointFilter.class).values()).extracting(EndpointFilter::name)
-				.containsExactlyInAnyOrder("ready", "circuit-breaker", "saturation", "lora-affinity");
-			assertThat(context.getBeansOfType(EndpointScorer.class).values()).extracting(EndpointScorer::name)
-				.containsExactlyInAnyOrder("queue", "running-requests", "kv-cache", "lora-affinity", "least-request",
-						"least-outstanding-tokens", "prefix-cache", "precise-prefix", "session-affinity", "estimated-ttft");
-			assertThat(context.getBeansOfType(EndpointPicker.class).values()).extracting(EndpointPicker::name)
-				.containsExactlyInAnyOrder("max-score", "weighted-random", "power-of-two", "round-robin", "random",
-						"chwbl");
+			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
+			assertThat(profiles.plugins(EndpointFilter.class))
+				.containsOnlyKeys("ready", "circuit-breaker", "saturation", "lora-affinity");
+			assertThat(profiles.plugins(EndpointScorer.class)).containsOnlyKeys("queue", "running-requests", "kv-cache",
+					"lora-affinity", "least-request", "least-outstanding-tokens", "prefix-cache", "precise-prefix",
+					"session-affinity", "estimated-ttft");
+			assertThat(profiles.plugins(EndpointPicker.class)).containsOnlyKeys("max-score", "weighted-random",
+					"power-of-two", "round-robin", "random", "chwbl");
+			assertThat(profiles.plugins(EndpointScorer.class))
+				.allSatisfy((name, scorer) -> assertThat(scorer.name()).isEqualTo(name));
 		});
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.EndpointScorer;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
@@ -15,8 +16,8 @@ import io.infergate.routing.scheduling.filter.SaturationFilter;
 import io.infergate.routing.scheduling.load.EngineReportedLoad;
 import io.infergate.routing.scheduling.load.InFlightLoad;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
-import io.infergate.routing.scheduling.scorer.KvCacheScorer;
-import io.infergate.routing.scheduling.scorer.QueueScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
+import io.infergate.routing.scheduling.scorer.PrefixCacheScorer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -24,6 +25,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import static io.infergate.routing.scheduling.Fixtures.cycle;
+import static io.infergate.routing.scheduling.Fixtures.endpoint;
+import static io.infergate.routing.scheduling.Fixtures.score;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -50,9 +54,9 @@ class SchedulingProfilesTest {
 			assertThat(profile.filters()).extracting((filter) -> filter.name())
 				.containsExactly(ReadyFilter.NAME, SaturationFilter.NAME);
 			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
-				.containsExactly(QueueScorer.NAME + "=2.0", KvCacheScorer.NAME + "=2.0");
+				.containsExactly(MetricScorer.QUEUE + "=2.0", MetricScorer.KV_CACHE + "=2.0");
 			assertThat(profile.picker().name()).isEqualTo(MaxScorePicker.NAME);
-			assertThat(profile.picker()).isSameAs(context.getBean(MaxScorePicker.class));
+			assertThat(profile.picker()).isSameAs(profiles.plugins(EndpointPicker.class).get(MaxScorePicker.NAME));
 		});
 	}
 
@@ -170,6 +174,91 @@ class SchedulingProfilesTest {
 				.hasMessageContaining("infergate.scheduling.saturation.kv-cache-threshold"));
 	}
 
+	@Test
+	void aDeclaredInstanceRunsATypeWithItsOwnParametersBesideThePredefinedOne() {
+		runner.withPropertyValues("infergate.scheduling.plugins.prefix-cache-short.type=prefix-cache",
+				"infergate.scheduling.plugins.prefix-cache-short.max-blocks=16",
+				"infergate.scheduling.profiles.short.scorers.prefix-cache-short=1",
+				"infergate.scheduling.profiles.short.picker=max-score")
+			.run((context) -> {
+				SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
+				EndpointScorer shortPrefix = profiles.get("short").scorers().get(0).scorer();
+
+				assertThat(shortPrefix).isInstanceOf(PrefixCacheScorer.class);
+				assertThat(shortPrefix.name()).isEqualTo("prefix-cache-short");
+				assertThat(profiles.plugins(EndpointScorer.class).get(PrefixCacheScorer.NAME))
+					.isInstanceOf(PrefixCacheScorer.class)
+					.isNotSameAs(shortPrefix);
+			});
+	}
+
+	@Test
+	void aPredefinedInstanceTakesSingleParametersWithoutNamingItsType() {
+		runner.withPropertyValues("infergate.scheduling.plugins.queue.min=0", "infergate.scheduling.plugins.queue.max=10",
+				"infergate.scheduling.plugins.busiest.type=metric",
+				"infergate.scheduling.plugins.busiest.metric=running-requests",
+				"infergate.scheduling.plugins.busiest.direction=maximize",
+				"infergate.scheduling.profiles.default.scorers.busiest=1")
+			.run((context) -> {
+				SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get("default");
+				List<Endpoint> endpoints = List.of(endpoint(1, 5, 10, 0), endpoint(2, 20, 30, 0));
+				EndpointScorer queue = profile.scorers().get(0).scorer();
+				EndpointScorer busiest = profile.scorers().get(2).scorer();
+
+				// (10 - w) / (10 - 0), clamped: the bounds replace min-max over the candidates
+				assertThat(score(queue, cycle(), endpoints)).containsExactly(0.5, 0.0);
+				assertThat(score(busiest, cycle(), endpoints)).containsExactly(0.0, 1.0);
+			});
+	}
+
+	@Test
+	void everyBadDeclarationIsListedWithItsPropertyPath() {
+		runner.withPropertyValues("infergate.scheduling.plugins.fast.type=fastest",
+				"infergate.scheduling.plugins.mystery.weight=3",
+				"infergate.scheduling.plugins.chwbl.replicas=64",
+				"infergate.scheduling.plugins.kv-cache.direction=sideways",
+				"infergate.scheduling.plugins.queue-ish.type=metric",
+				"infergate.scheduling.plugins.prefix-cache-long.type=prefix-cache",
+				"infergate.scheduling.plugins.prefix-cache-long.max-blocks=1024",
+				"infergate.scheduling.profiles.default.scorers.queue-ish=1",
+				"infergate.scheduling.profiles.default.scorers.prefix-cache-long=1")
+			.run((context) -> assertThat(failure(context))
+				.contains("infergate.scheduling.plugins.fast.type: unknown type 'fast" + "est'; valid types: "
+						+ "chwbl, circuit-breaker, estimated-ttft, least-outstanding-tokens, lora-affinity, "
+						+ "max-score, metric, power-of-two, precise-prefix, prefix-cache, random, ready, round-robin, "
+						+ "saturation, session-affinity, weighted-random")
+				.contains("infergate.scheduling.plugins.mystery.type: missing; 'mystery' is not a predefined plugin")
+				.contains("infergate.scheduling.plugins.chwbl.replicas: unknown parameter of picker 'chwbl'; "
+						+ "valid parameters: mean-load-factor, prefix-char-length, replication")
+				.contains("infergate.scheduling.plugins.kv-cache.direction: cannot read 'sideways'")
+				.contains("infergate.scheduling.plugins.queue-ish.metric: must not be null, got null "
+						+ "(scorer 'queue-ish' of type metric)")
+				.contains("infergate.scheduling.plugins.prefix-cache-long.max-blocks: must be at most the index's "
+						+ "infergate.scheduling.prefix.max-blocks (256), got 1024")
+				.contains("infergate.scheduling.profiles.default.scorers.queue-ish: scorer 'queue-ish' cannot be built"));
+	}
+
+	@Test
+	void aParameterOfATypeWithoutParametersIsUnknown() {
+		runner.withPropertyValues("infergate.scheduling.plugins.max-score.ties=first")
+			.run((context) -> assertThat(failure(context)).contains(
+					"infergate.scheduling.plugins.max-score.ties: unknown parameter of picker 'max-score'; "
+							+ "valid parameters: (none)"));
+	}
+
+	@Test
+	void aTypeOfTwoKindsDeclaresAnInstanceOfEach() {
+		runner.withPropertyValues("infergate.scheduling.plugins.adapters.type=lora-affinity",
+				"infergate.scheduling.profiles.default.filters=adapters",
+				"infergate.scheduling.profiles.default.scorers.adapters=1")
+			.run((context) -> {
+				SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get("default");
+
+				assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("adapters");
+				assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name()).contains("adapters");
+			});
+	}
+
 	private static String failure(AssertableApplicationContext context) {
 		assertThat(context).hasFailed();
 		Throwable failure = context.getStartupFailure();
@@ -209,7 +298,7 @@ class SchedulingProfilesTest {
 
 				@Override
 				public String name() {
-					return QueueScorer.NAME;
+					return MetricScorer.QUEUE;
 				}
 
 				@Override

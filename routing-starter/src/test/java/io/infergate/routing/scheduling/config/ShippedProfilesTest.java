@@ -13,7 +13,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
-import io.infergate.routing.scheduling.scorer.EstimatedTtftScorer;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -64,7 +63,6 @@ class ShippedProfilesTest {
 				.isEqualTo("[ready, circuit-breaker, lora-affinity] {estimated-ttft=1.0} max-score");
 			assertThat(describe(profiles.get("precise")))
 				.isEqualTo("[ready, circuit-breaker, saturation] {queue=2.0, kv-cache=2.0, precise-prefix=3.0} max-score");
-			assertThat(context.getBean(EstimatedTtftScorer.Config.class).inFlightRequestMicros()).isEqualTo(1000);
 		}
 	}
 

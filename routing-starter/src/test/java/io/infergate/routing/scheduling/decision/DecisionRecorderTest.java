@@ -4,13 +4,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import io.infergate.routing.scheduling.MutableClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.scheduling.Fixtures;
 import io.infergate.routing.scheduling.EndpointFilter;
+import io.infergate.routing.scheduling.Fixtures;
+import io.infergate.routing.scheduling.MutableClock;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
@@ -20,8 +21,7 @@ import io.infergate.routing.scheduling.filter.ReadyFilter;
 import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
 import io.infergate.routing.scheduling.saturation.SaturationProperties;
-import io.infergate.routing.scheduling.scorer.KvCacheScorer;
-import io.infergate.routing.scheduling.scorer.QueueScorer;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
 
 import static io.infergate.routing.scheduling.Fixtures.NOW_MILLIS;
 import static io.infergate.routing.scheduling.Fixtures.POOL;
@@ -39,7 +39,8 @@ class DecisionRecorderTest {
 
 	private final SchedulingProfile profile = new SchedulingProfile("default",
 			List.of(new ReadyFilter(new SaturationDetector(SaturationProperties.defaults()))),
-			List.of(new WeightedScorer(new QueueScorer(), 2), new WeightedScorer(new KvCacheScorer(), 2)),
+			List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2)),
 			new MaxScorePicker());
 
 	private final Endpoint idle = endpoint(1, 0, 0, 0.5);

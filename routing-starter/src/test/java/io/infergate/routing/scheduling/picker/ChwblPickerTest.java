@@ -28,7 +28,7 @@ class ChwblPickerTest {
 
 	private static final double FACTOR = 1.25;
 
-	private final ChwblPicker picker = new ChwblPicker(ChwblPicker.Config.defaults());
+	private final ChwblPicker picker = new ChwblPicker(ChwblPicker.NAME, ChwblPicker.Parameters.defaults());
 
 	@Test
 	void nameIsTheYamlKey() {
@@ -64,8 +64,8 @@ class ChwblPickerTest {
 		List<Endpoint> pool = endpoints(10);
 		List<Endpoint> shuffled = new ArrayList<>(pool);
 		Collections.shuffle(shuffled, new Random(3));
-		ChwblPicker replicaA = new ChwblPicker(ChwblPicker.Config.defaults());
-		ChwblPicker replicaB = new ChwblPicker(ChwblPicker.Config.defaults());
+		ChwblPicker replicaA = new ChwblPicker(ChwblPicker.NAME, ChwblPicker.Parameters.defaults());
+		ChwblPicker replicaB = new ChwblPicker(ChwblPicker.NAME, ChwblPicker.Parameters.defaults());
 		replicaB.pick(cycle(request("warm-up", null)), shuffled.subList(0, 5), new double[5]);
 
 		for (int key = 0; key < 2_000; key++) {

@@ -35,11 +35,11 @@ import static org.assertj.core.api.Assertions.within;
 class EstimatedTtftScorerTest {
 
 	/** Round figures for hand computation: base 1000 µs, 10 µs per uncached token, 500 µs per in-flight request. */
-	private static final EstimatedTtftScorer.Config ROUND = new EstimatedTtftScorer.Config(1000, 10, 500);
+	private static final EstimatedTtftScorer.Parameters ROUND = new EstimatedTtftScorer.Parameters(1000, 10, 500);
 
 	private final PrefixIndex index = new PrefixIndex(PrefixIndexProperties.defaults());
 
-	private final EstimatedTtftScorer scorer = new EstimatedTtftScorer(index, ROUND);
+	private final EstimatedTtftScorer scorer = new EstimatedTtftScorer(EstimatedTtftScorer.NAME, index, ROUND);
 
 	private final Endpoint cached = endpoint(1, 0, 0, 0.1);
 
@@ -97,7 +97,8 @@ class EstimatedTtftScorerTest {
 
 	@Test
 	void hybridProfileTradesACachedPrefixForAtMostThirtyFiveRequestsOfImbalanceByDefault() {
-		EstimatedTtftScorer defaults = new EstimatedTtftScorer(index, EstimatedTtftScorer.Config.defaults());
+		EstimatedTtftScorer defaults = new EstimatedTtftScorer(EstimatedTtftScorer.NAME, index,
+				EstimatedTtftScorer.Parameters.defaults());
 		SaturationDetector detector = new SaturationDetector(SaturationProperties.defaults());
 		SchedulingProfile hybrid = new SchedulingProfile("hybrid",
 				List.of(new ReadyFilter(detector), new LoraAffinityFilter()),

@@ -45,7 +45,8 @@ class LeastOutstandingTokensScorerTest {
 	}
 
 	private static LeastOutstandingTokensScorer scorer(long smoothingTokens) {
-		return new LeastOutstandingTokensScorer(new LeastOutstandingTokensScorer.Config(smoothingTokens));
+		return new LeastOutstandingTokensScorer(LeastOutstandingTokensScorer.NAME,
+				new LeastOutstandingTokensScorer.Parameters(smoothingTokens));
 	}
 
 	private static Endpoint tokens(int port, long tokens) {

@@ -21,8 +21,8 @@ class SessionAffinityScorerTest {
 
 	private final ManualClock clock = new ManualClock();
 
-	private final SessionAffinityScorer scorer = new SessionAffinityScorer(
-			new SessionAffinityScorer.Config(Duration.ofMinutes(30), 100), clock);
+	private final SessionAffinityScorer scorer = new SessionAffinityScorer(SessionAffinityScorer.NAME, 
+			new SessionAffinityScorer.Parameters(Duration.ofMinutes(30), 100), clock);
 
 	private final Endpoint first = endpoint(1);
 
