@@ -62,6 +62,8 @@ final class PluginInstances {
 
 	private final Set<String> problems = new LinkedHashSet<>();
 
+	private final Set<String> predefinedNames = new TreeSet<>();
+
 	PluginInstances(Collection<? extends PluginType<?, ?>> types, Collection<? extends SchedulingPlugin> beans,
 			Map<String, Map<String, String>> declarations) {
 		Map<String, Map<String, String>> declared = (declarations == null) ? Map.of() : declarations;
@@ -96,7 +98,7 @@ final class PluginInstances {
 		declared.forEach((name, declaration) -> {
 			String type = (declaration == null) ? null : declaration.get(TYPE_KEY);
 			String at = PREFIX + "." + name + ".type";
-			if (type == null && !isInstance(name)) {
+			if (type == null && !predefinedNames.contains(name)) {
 				problems.add(at + ": missing; '" + name + "' is not a predefined plugin, so its type must be given; "
 						+ "valid types: " + String.join(", ", typeNames));
 			}
@@ -121,15 +123,6 @@ final class PluginInstances {
 		return List.copyOf(problems);
 	}
 
-	private boolean isInstance(String name) {
-		for (Class<?> kind : KINDS) {
-			if (byKind.get(kind).containsKey(name) || broken.get(kind).contains(name)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	private Map<Class<?>, Map<String, PluginType<?, ?>>> typesByKind(Collection<? extends PluginType<?, ?>> types) {
 		Map<Class<?>, Map<String, PluginType<?, ?>>> typesByKind = new LinkedHashMap<>();
 		for (PluginType<?, ?> type : types) {
@@ -147,6 +140,7 @@ final class PluginInstances {
 		Map<String, Predefined> predefined = new TreeMap<>();
 		for (PluginType<?, ?> type : kindTypes.values()) {
 			type.predefinedInstances().forEach((name, parameters) -> {
+				predefinedNames.add(name);
 				Predefined previous = predefined.putIfAbsent(name, new Predefined(type, parameters));
 				if (previous != null) {
 					problems.add("two " + kindName(kind) + "s are named '" + name + "': predefined by "
@@ -242,7 +236,7 @@ final class PluginInstances {
 					String parameter = property.toString().substring(2);
 					Object value = source.get("p." + parameter);
 					failures.add(PREFIX + "." + name + "." + parameter + ": cannot read '" + value + "' as "
-							+ target.getType() + " (" + describe(type, name) + ")");
+							+ expected(target.getType().resolve()) + " (" + describe(type, name) + ")");
 					return null;
 				}
 			});
@@ -263,6 +257,17 @@ final class PluginInstances {
 					+ violation.getInvalidValue() + " (" + describe(type, name) + ")");
 		}
 		return parameters;
+	}
+
+	private static String expected(Class<?> type) {
+		if (type != null && type.isEnum()) {
+			List<String> values = new ArrayList<>();
+			for (Object constant : type.getEnumConstants()) {
+				values.add(((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'));
+			}
+			return "one of " + String.join(", ", values);
+		}
+		return (type != null) ? type.getSimpleName() : "its type";
 	}
 
 	private void add(Class<?> kind, String name, SchedulingPlugin plugin) {

@@ -230,12 +230,21 @@ class SchedulingProfilesTest {
 				.contains("infergate.scheduling.plugins.mystery.type: missing; 'mystery' is not a predefined plugin")
 				.contains("infergate.scheduling.plugins.chwbl.replicas: unknown parameter of picker 'chwbl'; "
 						+ "valid parameters: mean-load-factor, prefix-char-length, replication")
-				.contains("infergate.scheduling.plugins.kv-cache.direction: cannot read 'sideways'")
+				.contains("infergate.scheduling.plugins.kv-cache.direction: cannot read 'sideways' as one of "
+						+ "minimize, maximize (scorer 'kv-cache' of type metric)")
 				.contains("infergate.scheduling.plugins.queue-ish.metric: must not be null, got null "
 						+ "(scorer 'queue-ish' of type metric)")
 				.contains("infergate.scheduling.plugins.prefix-cache-long.max-blocks: must be at most the index's "
 						+ "infergate.scheduling.prefix.max-blocks (256), got 1024")
 				.contains("infergate.scheduling.profiles.default.scorers.queue-ish: scorer 'queue-ish' cannot be built"));
+	}
+
+	@Test
+	void aPluginBeanTakesNoDeclaredParameters() {
+		runner.withUserConfiguration(UserScorerConfiguration.class)
+			.withPropertyValues("infergate.scheduling.plugins.constant.value=0.9")
+			.run((context) -> assertThat(failure(context)).contains("infergate.scheduling.plugins.constant.type: "
+					+ "missing; 'constant' is not a predefined plugin, so its type must be given"));
 	}
 
 	@Test
