@@ -4,6 +4,7 @@ import java.lang.reflect.RecordComponent;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 
@@ -91,5 +92,21 @@ public abstract class PluginType<P extends SchedulingPlugin, A extends Record> {
 
 	/** The parameters of a type that has none: any parameter given is reported as unknown. */
 	public record NoParameters() {
+	}
+
+	/** A type without parameters, whose instances {@code factory} makes from their names. */
+	public abstract static class WithoutParameters<P extends SchedulingPlugin> extends PluginType<P, NoParameters> {
+
+		private final Function<String, ? extends P> factory;
+
+		protected WithoutParameters(Class<P> kind, String name, Function<String, ? extends P> factory) {
+			super(kind, name, NoParameters.class);
+			this.factory = Objects.requireNonNull(factory, "factory");
+		}
+
+		@Override
+		public final P create(String name, NoParameters parameters) {
+			return factory.apply(name);
+		}
 	}
 }

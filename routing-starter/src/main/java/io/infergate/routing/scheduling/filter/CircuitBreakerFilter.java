@@ -8,7 +8,6 @@ import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.DispatchListener;
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.PluginType;
-import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -72,18 +71,10 @@ public final class CircuitBreakerFilter extends RetainingFilter implements Dispa
 
 	/** The {@code circuit-breaker} type. */
 	@Component
-	public static final class Type extends PluginType<EndpointFilter, NoParameters> {
-
-		private final EndpointCircuits circuits;
+	public static final class Type extends PluginType.WithoutParameters<EndpointFilter> {
 
 		public Type(EndpointCircuits circuits) {
-			super(EndpointFilter.class, NAME, NoParameters.class);
-			this.circuits = circuits;
-		}
-
-		@Override
-		public EndpointFilter create(String name, NoParameters parameters) {
-			return new CircuitBreakerFilter(name, circuits);
+			super(EndpointFilter.class, NAME, (name) -> new CircuitBreakerFilter(name, circuits));
 		}
 	}
 }

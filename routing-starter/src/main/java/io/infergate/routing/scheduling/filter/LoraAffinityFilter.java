@@ -7,7 +7,6 @@ import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.PluginType;
-import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -61,15 +60,10 @@ public final class LoraAffinityFilter extends RetainingFilter {
 
 	/** The {@code lora-affinity} type. */
 	@Component
-	public static final class Type extends PluginType<EndpointFilter, NoParameters> {
+	public static final class Type extends PluginType.WithoutParameters<EndpointFilter> {
 
 		public Type() {
-			super(EndpointFilter.class, NAME, NoParameters.class);
-		}
-
-		@Override
-		public EndpointFilter create(String name, NoParameters parameters) {
-			return new LoraAffinityFilter(name);
+			super(EndpointFilter.class, NAME, LoraAffinityFilter::new);
 		}
 	}
 }

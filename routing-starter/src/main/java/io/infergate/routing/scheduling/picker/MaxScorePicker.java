@@ -6,7 +6,6 @@ import java.util.random.RandomGenerator;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.PluginType;
-import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -84,15 +83,10 @@ public final class MaxScorePicker implements EndpointPicker {
 
 	/** The {@code max-score} type. */
 	@Component
-	public static final class Type extends PluginType<EndpointPicker, NoParameters> {
+	public static final class Type extends PluginType.WithoutParameters<EndpointPicker> {
 
 		public Type() {
-			super(EndpointPicker.class, NAME, NoParameters.class);
-		}
-
-		@Override
-		public EndpointPicker create(String name, NoParameters parameters) {
-			return new MaxScorePicker(name);
+			super(EndpointPicker.class, NAME, MaxScorePicker::new);
 		}
 	}
 }

@@ -5,7 +5,6 @@ import java.util.List;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.PluginType;
-import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -46,15 +45,10 @@ public final class RandomPicker implements EndpointPicker {
 
 	/** The {@code random} type. */
 	@Component
-	public static final class Type extends PluginType<EndpointPicker, NoParameters> {
+	public static final class Type extends PluginType.WithoutParameters<EndpointPicker> {
 
 		public Type() {
-			super(EndpointPicker.class, NAME, NoParameters.class);
-		}
-
-		@Override
-		public EndpointPicker create(String name, NoParameters parameters) {
-			return new RandomPicker(name);
+			super(EndpointPicker.class, NAME, RandomPicker::new);
 		}
 	}
 }

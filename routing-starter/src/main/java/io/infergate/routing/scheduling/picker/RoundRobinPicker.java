@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.PluginType;
-import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -59,15 +58,10 @@ public final class RoundRobinPicker implements EndpointPicker {
 
 	/** The {@code round-robin} type. */
 	@Component
-	public static final class Type extends PluginType<EndpointPicker, NoParameters> {
+	public static final class Type extends PluginType.WithoutParameters<EndpointPicker> {
 
 		public Type() {
-			super(EndpointPicker.class, NAME, NoParameters.class);
-		}
-
-		@Override
-		public EndpointPicker create(String name, NoParameters parameters) {
-			return new RoundRobinPicker(name);
+			super(EndpointPicker.class, NAME, RoundRobinPicker::new);
 		}
 	}
 }

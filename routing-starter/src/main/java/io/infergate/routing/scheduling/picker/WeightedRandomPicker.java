@@ -6,7 +6,6 @@ import java.util.random.RandomGenerator;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointPicker;
 import io.infergate.routing.scheduling.PluginType;
-import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -79,15 +78,10 @@ public final class WeightedRandomPicker implements EndpointPicker {
 
 	/** The {@code weighted-random} type. */
 	@Component
-	public static final class Type extends PluginType<EndpointPicker, NoParameters> {
+	public static final class Type extends PluginType.WithoutParameters<EndpointPicker> {
 
 		public Type() {
-			super(EndpointPicker.class, NAME, NoParameters.class);
-		}
-
-		@Override
-		public EndpointPicker create(String name, NoParameters parameters) {
-			return new WeightedRandomPicker(name);
+			super(EndpointPicker.class, NAME, WeightedRandomPicker::new);
 		}
 	}
 }

@@ -7,7 +7,6 @@ import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.scheduling.EndpointScorer;
 import io.infergate.routing.scheduling.PluginType;
-import io.infergate.routing.scheduling.PluginType.NoParameters;
 import io.infergate.routing.scheduling.SchedulingCycle;
 
 import org.springframework.stereotype.Component;
@@ -84,15 +83,10 @@ public final class LoraAffinityScorer implements EndpointScorer {
 
 	/** The {@code lora-affinity} scorer type. */
 	@Component
-	public static final class Type extends PluginType<EndpointScorer, NoParameters> {
+	public static final class Type extends PluginType.WithoutParameters<EndpointScorer> {
 
 		public Type() {
-			super(EndpointScorer.class, NAME, NoParameters.class);
-		}
-
-		@Override
-		public EndpointScorer create(String name, NoParameters parameters) {
-			return new LoraAffinityScorer(name);
+			super(EndpointScorer.class, NAME, LoraAffinityScorer::new);
 		}
 	}
 }
