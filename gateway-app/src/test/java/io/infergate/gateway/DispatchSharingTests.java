@@ -80,7 +80,7 @@ class DispatchSharingTests {
 				"--infergate.pools.shared.profile=prefix-only",
 				"--infergate.models.llama.pool=shared", "--infergate.models.llama.target-model=llama",
 				"--infergate.scheduling.dispatch-sharing.transport=redis",
-				"--infergate.scheduling.dispatch-sharing.redis-url=" + redis.url(),
+				"--infergate.redis.url=" + redis.url(),
 				"--spring.main.banner-mode=off");
 		EndpointRegistry registry = context.getBean(EndpointRegistry.class);
 		await().atMost(PATIENCE)

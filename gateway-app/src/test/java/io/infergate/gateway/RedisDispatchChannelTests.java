@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.gateway.support.RedisServer;
+import io.infergate.routing.redis.SharedRedisClient;
 import io.infergate.routing.replica.RedisDispatchChannel;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,16 +22,19 @@ class RedisDispatchChannelTests {
 
 	private final RedisServer redis = RedisServer.stopped();
 
+	private final SharedRedisClient client = new SharedRedisClient(redis.url());
+
 	private final List<RedisDispatchChannel> channels = new CopyOnWriteArrayList<>();
 
 	@AfterEach
 	void stop() {
 		channels.forEach(RedisDispatchChannel::close);
+		client.close();
 		redis.close();
 	}
 
 	private RedisDispatchChannel channel(List<byte[]> heard) {
-		RedisDispatchChannel channel = new RedisDispatchChannel(redis.url(), "infergate:test");
+		RedisDispatchChannel channel = new RedisDispatchChannel(client, "infergate:test");
 		channel.subscribe(heard::add);
 		channels.add(channel.start());
 		return channel;

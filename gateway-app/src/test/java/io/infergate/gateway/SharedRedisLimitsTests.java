@@ -94,7 +94,7 @@ class SharedRedisLimitsTests {
 		return new SpringApplicationBuilder(InfergateGatewayApplication.class, DispatchThreads.class).run("--server.port=0",
 				"--management.server.port=0", "--infergate.demo.enabled=false",
 				"--infergate.pools.p.endpoints=" + pod.baseUrl(), "--infergate.rate-limits.store=redis",
-				"--infergate.rate-limits.redis-url=" + redis.url(),
+				"--infergate.redis.url=" + redis.url(),
 				"--infergate.rate-limits.on-store-failure=" + onStoreFailure, "--infergate.auth.enabled=true",
 				key("burst", BURST_SECRET), "--infergate.auth.keys.burst.limits.rpm=30", key("outage", OUTAGE_SECRET),
 				"--infergate.auth.keys.outage.limits.rpm=4", key("after", AFTER_SECRET),

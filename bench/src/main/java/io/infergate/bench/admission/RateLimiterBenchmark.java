@@ -3,6 +3,7 @@ package io.infergate.bench.admission;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +32,7 @@ import io.infergate.routing.admission.RateLimitStore;
 import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.admission.RedisRateLimitStore;
 import io.infergate.routing.admission.TokenUsage;
+import io.infergate.routing.redis.SharedRedisClient;
 
 /**
  * One request through admission by rate limits, as the gateway's admit step runs it: resolve the caller's buckets,
@@ -74,6 +76,8 @@ public class RateLimiterBenchmark {
 
 	private Process redisServer;
 
+	private SharedRedisClient redisClient;
+
 	private RedisRateLimitStore redisStore;
 
 	@Setup
@@ -103,7 +107,8 @@ public class RateLimiterBenchmark {
 				.redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 				.start();
-			redisStore = new RedisRateLimitStore("redis://127.0.0.1:" + port, Duration.ofMillis(500), "bench:",
+			redisClient = new SharedRedisClient(URI.create("redis://127.0.0.1:" + port));
+			redisStore = new RedisRateLimitStore(redisClient, Duration.ofMillis(500), "bench:",
 					Duration.ofMinutes(10), Duration.ofSeconds(1), 0.01);
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
 			while (!redisStore.isConnected()) {
@@ -128,6 +133,9 @@ public class RateLimiterBenchmark {
 	public void tearDown() {
 		if (redisStore != null) {
 			redisStore.close();
+		}
+		if (redisClient != null) {
+			redisClient.close();
 		}
 		if (redisServer != null) {
 			redisServer.destroy();

@@ -31,6 +31,7 @@ import io.infergate.routing.prefix.PrefixIndexProperties;
 import io.infergate.routing.replica.DispatchChannel;
 import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.routing.replica.PeerDispatch;
+import io.infergate.routing.redis.SharedRedisClient;
 import io.infergate.routing.replica.RedisDispatchChannel;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.EndpointLoad;
@@ -104,6 +105,8 @@ public class ReplicaSharingBenchmark {
 
 	private DispatchChannel channel;
 
+	private SharedRedisClient redisClient;
+
 	@Setup(Level.Trial)
 	public void setUp() throws IOException {
 		EndpointLoad endpointLoad = load.equals(InFlightLoad.NAME) ? new InFlightLoad() : new EngineReportedLoad();
@@ -153,6 +156,9 @@ public class ReplicaSharingBenchmark {
 		if (channel != null) {
 			channel.close();
 		}
+		if (redisClient != null) {
+			redisClient.close();
+		}
 		if (redis != null) {
 			redis.destroy();
 			redis.waitFor(10, TimeUnit.SECONDS);
@@ -196,7 +202,8 @@ public class ReplicaSharingBenchmark {
 			}
 		}
 		try {
-			return new RedisDispatchChannel(URI.create("redis://127.0.0.1:" + port), "infergate:bench").start();
+			redisClient = new SharedRedisClient(URI.create("redis://127.0.0.1:" + port));
+			return new RedisDispatchChannel(redisClient, "infergate:bench").start();
 		}
 		catch (RuntimeException | LinkageError ex) {
 			redis.destroy();

@@ -39,6 +39,7 @@ import io.infergate.routing.admission.TenantMeters;
 import io.infergate.routing.config.ConfigurationCheck;
 import io.infergate.routing.config.InvalidConfigurationException;
 import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.redis.SharedRedisClient;
 
 /**
  * API keys, tenants and rate limits on the request path, and what keeps credentials and oversized heads in their
@@ -96,14 +97,16 @@ public class AdmissionConfiguration {
 	}
 
 	@Bean
-	RateLimitStore rateLimitStore(RateLimitProperties properties, ObjectProvider<MeterRegistry> registry) {
+	RateLimitStore rateLimitStore(RateLimitProperties properties, ObjectProvider<SharedRedisClient> sharedRedis,
+			ObjectProvider<MeterRegistry> registry) {
 		MemoryRateLimitStore memory = new MemoryRateLimitStore(properties.getParallelRetryAfter());
 		if (properties.getStore() == RateLimitProperties.Store.MEMORY) {
 			return memory;
 		}
-		logger.info("Rate limits are shared through Redis at " + redactedUrl(properties.getRedisUrl())
-				+ "; on-store-failure: " + properties.getOnStoreFailure().configName());
-		RedisRateLimitStore redis = new RedisRateLimitStore(properties.getRedisUrl(), properties.getRedisTimeout(),
+		SharedRedisClient client = sharedRedis.getObject();
+		logger.info("Rate limits are shared through Redis at " + client.address() + "; on-store-failure: "
+				+ properties.getOnStoreFailure().configName());
+		RedisRateLimitStore redis = new RedisRateLimitStore(client, properties.getRedisTimeout(),
 				properties.getRedisKeyPrefix(), properties.getLeaseTimeout(), properties.getParallelRetryAfter(),
 				properties.getRedisAllowance());
 		return new FailoverRateLimitStore(redis, memory, properties.getOnStoreFailure(),
@@ -171,9 +174,5 @@ public class AdmissionConfiguration {
 	/** Admission runs when keys are required or any limit is configured. */
 	private static boolean admissionActive(ApiKeys keys, RateLimitPolicy policy) {
 		return keys.enabled() || policy.limitsAnything();
-	}
-
-	private static String redactedUrl(String url) {
-		return url.replaceAll("//[^@/]*@", "//***@");
 	}
 }

@@ -20,15 +20,12 @@ public class RateLimitProperties {
 		/** This replica's memory: exact for one replica. */
 		MEMORY,
 
-		/** Redis, shared by every replica. */
+		/** Redis ({@code infergate.redis.url}), shared by every replica. */
 		REDIS
 	}
 
 	/** Where the counters live. */
 	private Store store = Store.MEMORY;
-
-	/** The Redis of the {@code redis} store. */
-	private String redisUrl = "redis://127.0.0.1:6379";
 
 	/** How long one Redis call may take before it counts as a store failure. */
 	private Duration redisTimeout = Duration.ofMillis(200);
@@ -69,15 +66,6 @@ public class RateLimitProperties {
 	public List<String> problems() {
 		List<String> problems = new java.util.ArrayList<>();
 		problems.addAll(limitProblems("infergate.rate-limits.default-limits", defaultLimits));
-		if (store == Store.REDIS) {
-			try {
-				io.lettuce.core.RedisURI.create(redisUrl);
-			}
-			catch (RuntimeException ex) {
-				problems.add("infergate.rate-limits.redis-url: not a Redis URL such as redis://127.0.0.1:6379 ("
-						+ ex.getMessage() + ")");
-			}
-		}
 		if (!(redisAllowance >= 0 && redisAllowance <= 0.5)) {
 			problems.add("infergate.rate-limits.redis-allowance: must be between 0 (off) and 0.5, got " + redisAllowance);
 		}
@@ -117,14 +105,6 @@ public class RateLimitProperties {
 
 	public void setStore(Store store) {
 		this.store = store;
-	}
-
-	public String getRedisUrl() {
-		return redisUrl;
-	}
-
-	public void setRedisUrl(String redisUrl) {
-		this.redisUrl = redisUrl;
 	}
 
 	public Duration getRedisTimeout() {

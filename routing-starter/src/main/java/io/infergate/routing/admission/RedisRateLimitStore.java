@@ -11,24 +11,22 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
+import io.infergate.routing.redis.SharedRedisClient;
 
 /**
  * Limit counters in Redis, shared by every gateway replica. One {@code EVALSHA} of {@code limits.lua} is the whole
@@ -46,8 +44,10 @@ import org.apache.commons.logging.LogFactory;
  * call fails at once (the connection
  * rejects commands while it reconnects, and commands time out after {@code timeout}), and the caller falls back
  * as {@code on-store-failure} says. The connection comes back by itself, without waiting for a request: Lettuce
- * reconnects a lost connection, and a first connection that failed (Redis down, or a connect slower than
- * {@code 5 × timeout} while the gateway starts) is tried again every second until it is open. All keys share one
+ * reconnects a lost connection, and a first connection that failed (Redis down, or a connect slower than a second
+ * while the gateway starts) is tried again every second until it is open. The connection is the store's own, on the
+ * gateway's {@link SharedRedisClient}: dispatch sharing subscribes on that client too, and a subscribed connection
+ * cannot run {@code EVALSHA}. All keys share one
  * script call, so a Redis Cluster is not supported; use a standalone Redis or a primary with replicas.
  */
 public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable {
@@ -70,9 +70,9 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private static final long ALLOWANCE_SWEEP_MILLIS = 250;
 
-	private final ClientResources resources;
+	private final SharedRedisClient redis;
 
-	private final RedisClient client;
+	private final ClientResources resources;
 
 	private final RedisURI uri;
 
@@ -100,16 +100,18 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private volatile StatefulRedisConnection<String, String> connection;
 
+	private ScheduledFuture<?> allowanceSweep;
+
 	private volatile boolean closed;
 
 	/** A store that decides every request in Redis (no {@link Allowances}). */
-	public RedisRateLimitStore(String redisUrl, Duration timeout, String keyPrefix, Duration leaseTimeout,
+	public RedisRateLimitStore(SharedRedisClient redis, Duration timeout, String keyPrefix, Duration leaseTimeout,
 			Duration parallelRetry) {
-		this(redisUrl, timeout, keyPrefix, leaseTimeout, parallelRetry, 0);
+		this(redis, timeout, keyPrefix, leaseTimeout, parallelRetry, 0);
 	}
 
 	/**
-	 * @param redisUrl e.g. {@code redis://127.0.0.1:6379}
+	 * @param redis the client to open the store's connection on; {@link #close} leaves it open
 	 * @param timeout how long one command may take before it counts as a failure
 	 * @param keyPrefix prefix of every key
 	 * @param leaseTimeout how long a max-parallel lease lives when nothing ends it
@@ -117,30 +119,19 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	 * @param allowanceShare the part of each limit this replica takes at once to decide requests without a call
 	 * ({@link Allowances}); 0 decides every request in Redis
 	 */
-	public RedisRateLimitStore(String redisUrl, Duration timeout, String keyPrefix, Duration leaseTimeout,
+	public RedisRateLimitStore(SharedRedisClient redis, Duration timeout, String keyPrefix, Duration leaseTimeout,
 			Duration parallelRetry, double allowanceShare) {
-		this.uri = RedisURI.create(redisUrl);
-		this.uri.setTimeout(timeout);
+		this.redis = redis;
+		this.resources = redis.resources();
+		this.uri = redis.uri(timeout);
 		this.keyPrefix = keyPrefix;
 		this.leaseMicros = leaseTimeout.toNanos() / 1000;
 		this.parallelRetryMicros = Math.max(1, parallelRetry.toNanos() / 1000);
-		this.resources = ClientResources.builder()
-			.ioThreadPoolSize(2)
-			.computationThreadPoolSize(2)
-			.reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
-			.build();
-		this.client = RedisClient.create(resources);
-		this.client.setOptions(ClientOptions.builder()
-			.autoReconnect(true)
-			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-			.socketOptions(SocketOptions.builder().connectTimeout(timeout.multipliedBy(5)).build())
-			.timeoutOptions(TimeoutOptions.enabled(timeout))
-			.build());
 		this.scriptSha = sha1(SCRIPT);
 		this.allowances = new Allowances(allowanceShare, ALLOWANCE_IDLE_NANOS, leaseTimeout.toNanos());
 		connect();
 		if (allowanceShare > 0) {
-			resources.eventExecutorGroup().scheduleAtFixedRate(this::giveBackIdleAllowances, ALLOWANCE_SWEEP_MILLIS,
+			allowanceSweep = resources.eventExecutorGroup().scheduleAtFixedRate(this::giveBackIdleAllowances, ALLOWANCE_SWEEP_MILLIS,
 					ALLOWANCE_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
 		}
 	}
@@ -401,7 +392,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		if (closed) {
 			return;
 		}
-		client.connectAsync(StringCodec.UTF8, uri).whenComplete((opened, ex) -> {
+		redis.client().connectAsync(StringCodec.UTF8, uri).whenComplete((opened, ex) -> {
 			if (ex == null) {
 				connection = opened;
 				if (closed) {
@@ -423,6 +414,9 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	@Override
 	public void close() {
 		closed = true;
+		if (allowanceSweep != null) {
+			allowanceSweep.cancel(false);
+		}
 		LimitsCall last;
 		synchronized (lock) {
 			allowances.giveBack(waiting, keyPrefix, System.nanoTime(), true);
@@ -443,8 +437,6 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		if (current != null) {
 			current.close();
 		}
-		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		resources.shutdown(0, 2, TimeUnit.SECONDS);
 	}
 
 	private static Throwable unwrap(Throwable ex) {

@@ -2,6 +2,8 @@ package io.infergate.routing.replica;
 
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.PrefixIndex;
+import io.infergate.routing.redis.RedisAutoConfiguration;
+import io.infergate.routing.redis.SharedRedisClient;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -10,31 +12,24 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.util.ClassUtils;
 
 /**
  * Shared dispatch memory ({@link DispatchSharing}) when {@code infergate.scheduling.dispatch-sharing.transport} is
- * {@code redis}. The properties are bound and validated in every application, so a misspelt transport stops startup
+ * {@code redis}, over the gateway's one Redis ({@code infergate.redis.url}). The properties are bound and validated in every application, so a misspelt transport stops startup
  * instead of silently sharing nothing.
  */
-@AutoConfiguration(after = SchedulingAutoConfiguration.class,
+@AutoConfiguration(after = { SchedulingAutoConfiguration.class, RedisAutoConfiguration.class },
 		afterName = "io.infergate.routing.autoconfigure.RoutingAutoConfiguration")
 @EnableConfigurationProperties(DispatchSharingProperties.class)
 public class DispatchSharingAutoConfiguration {
-
-	static final String LETTUCE = "io.lettuce.core.RedisClient";
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnProperty(name = "infergate.scheduling.dispatch-sharing.transport", havingValue = "redis")
 	static class RedisSharing {
 
 		@Bean(destroyMethod = "close")
-		DispatchChannel redisDispatchChannel(DispatchSharingProperties properties) {
-			if (!ClassUtils.isPresent(LETTUCE, DispatchSharingAutoConfiguration.class.getClassLoader())) {
-				throw new IllegalStateException("infergate.scheduling.dispatch-sharing.transport=redis needs the Redis "
-						+ "client io.lettuce:lettuce-core on the class path");
-			}
-			return new RedisDispatchChannel(properties.redisUrl(), properties.channel()).start();
+		DispatchChannel redisDispatchChannel(DispatchSharingProperties properties, SharedRedisClient redis) {
+			return new RedisDispatchChannel(redis, properties.channel()).start();
 		}
 
 		@Bean

@@ -1,15 +1,11 @@
 package io.infergate.routing.replica;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -18,12 +14,15 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.infergate.routing.redis.SharedRedisClient;
+
 /**
- * A {@link DispatchChannel} over Redis pub/sub (Lettuce): one connection publishes, one subscribes to the channel.
+ * A {@link DispatchChannel} over Redis pub/sub, on the gateway's {@link SharedRedisClient}: one connection publishes,
+ * one subscribes to the channel (a subscribed connection can send nothing else).
  * <ul>
  * <li>{@link #publish} hands the message to Lettuce and returns without waiting for Redis; while disconnected it
- * throws at once (Lettuce rejects commands rather than buffering them), and at most {@value #REQUEST_QUEUE_SIZE}
- * commands wait for a slow link before publishing throws too.</li>
+ * throws at once (Lettuce rejects commands rather than buffering them), and at most
+ * {@value SharedRedisClient#REQUEST_QUEUE_SIZE} commands wait for a slow link before publishing throws too.</li>
  * <li>When Redis cannot be reached at start, connecting is retried every {@link #CONNECT_RETRY} in the background: a
  * gateway starts and routes without its peers, and shares once Redis is up. After that Lettuce reconnects and
  * resubscribes by itself.</li>
@@ -35,11 +34,12 @@ public final class RedisDispatchChannel implements DispatchChannel {
 
 	private static final Log logger = LogFactory.getLog(RedisDispatchChannel.class);
 
-	static final int REQUEST_QUEUE_SIZE = 10_000;
-
 	static final Duration CONNECT_RETRY = Duration.ofSeconds(1);
 
-	private final RedisClient client;
+	/** Long enough for a subscription over a slow link; {@link #publish} waits for nothing. */
+	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+
+	private final SharedRedisClient redis;
 
 	private final RedisURI uri;
 
@@ -55,15 +55,11 @@ public final class RedisDispatchChannel implements DispatchChannel {
 
 	private Thread connecting;
 
-	public RedisDispatchChannel(URI redisUrl, String channel) {
-		this.uri = RedisURI.create(redisUrl);
+	/** A channel whose connections {@link #close} closes; {@code redis} stays open for its other users. */
+	public RedisDispatchChannel(SharedRedisClient redis, String channel) {
+		this.redis = redis;
+		this.uri = redis.uri(COMMAND_TIMEOUT);
 		this.channel = channel.getBytes(StandardCharsets.UTF_8);
-		this.client = RedisClient.create();
-		this.client.setOptions(ClientOptions.builder()
-			.autoReconnect(true)
-			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-			.requestQueueSize(REQUEST_QUEUE_SIZE)
-			.build());
 	}
 
 	/** Connects now, or keeps trying in the background when Redis cannot be reached. */
@@ -98,7 +94,7 @@ public final class RedisDispatchChannel implements DispatchChannel {
 		}
 		try {
 			if (subscriber == null) {
-				StatefulRedisPubSubConnection<byte[], byte[]> connection = client.connectPubSub(ByteArrayCodec.INSTANCE,
+				StatefulRedisPubSubConnection<byte[], byte[]> connection = redis.client().connectPubSub(ByteArrayCodec.INSTANCE,
 						uri);
 				connection.addListener(new RedisPubSubAdapter<>() {
 					@Override
@@ -110,7 +106,7 @@ public final class RedisDispatchChannel implements DispatchChannel {
 				subscriber = connection;
 			}
 			if (publisher == null) {
-				publisher = client.connect(ByteArrayCodec.INSTANCE, uri);
+				publisher = redis.client().connect(ByteArrayCodec.INSTANCE, uri);
 			}
 			return true;
 		}
@@ -155,7 +151,7 @@ public final class RedisDispatchChannel implements DispatchChannel {
 	}
 
 	private String redacted() {
-		return uri.getHost() + ":" + uri.getPort();
+		return redis.address();
 	}
 
 	@Override
@@ -174,6 +170,5 @@ public final class RedisDispatchChannel implements DispatchChannel {
 		if (subscriber != null) {
 			subscriber.close();
 		}
-		client.shutdown(0, 2, TimeUnit.SECONDS);
 	}
 }

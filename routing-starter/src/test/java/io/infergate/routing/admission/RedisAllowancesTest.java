@@ -1,5 +1,6 @@
 package io.infergate.routing.admission;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import io.infergate.routing.redis.SharedRedisClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,22 +30,27 @@ class RedisAllowancesTest {
 
 	static StatefulRedisConnection<String, String> connection;
 
+	/** One client for every store, as in a gateway; each store opens its own connection on it. */
+	static SharedRedisClient shared;
+
 	@BeforeAll
 	static void startRedis() {
 		redis = new RedisServer();
 		client = RedisClient.create(redis.url());
 		connection = client.connect();
+		shared = new SharedRedisClient(URI.create(redis.url()));
 	}
 
 	@AfterAll
 	static void stopRedis() {
 		connection.close();
 		client.shutdown();
+		shared.close();
 		redis.close();
 	}
 
 	private static RedisRateLimitStore store(String prefix, double share) {
-		RedisRateLimitStore store = new RedisRateLimitStore(redis.url(), Duration.ofMillis(500), prefix,
+		RedisRateLimitStore store = new RedisRateLimitStore(shared, Duration.ofMillis(500), prefix,
 				Duration.ofMinutes(10), Duration.ofSeconds(1), share);
 		await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
 		return store;

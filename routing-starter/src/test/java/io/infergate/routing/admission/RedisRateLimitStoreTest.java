@@ -1,5 +1,6 @@
 package io.infergate.routing.admission;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.pool.FailureMode;
+import io.infergate.routing.redis.SharedRedisClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,22 +30,27 @@ class RedisRateLimitStoreTest {
 
 	static StatefulRedisConnection<String, String> connection;
 
+	/** One client for every store, as in a gateway; each store opens its own connection on it. */
+	static SharedRedisClient shared;
+
 	@BeforeAll
 	static void startRedis() {
 		redis = new RedisServer();
 		client = RedisClient.create(redis.url());
 		connection = client.connect();
+		shared = new SharedRedisClient(URI.create(redis.url()));
 	}
 
 	@AfterAll
 	static void stopRedis() {
 		connection.close();
 		client.shutdown();
+		shared.close();
 		redis.close();
 	}
 
 	private static RedisRateLimitStore store(String prefix) {
-		RedisRateLimitStore store = new RedisRateLimitStore(redis.url(), Duration.ofMillis(500), prefix,
+		RedisRateLimitStore store = new RedisRateLimitStore(shared, Duration.ofMillis(500), prefix,
 				Duration.ofMinutes(10), Duration.ofSeconds(1));
 		await().atMost(Duration.ofSeconds(10)).until(store::isConnected);
 		return store;
@@ -231,7 +238,7 @@ class RedisRateLimitStoreTest {
 	@Test
 	void aStoreStartedWhileRedisIsDownFailsAtOnceAndConnectsOnceRedisIsUp() {
 		redis.stop();
-		try (RedisRateLimitStore store = new RedisRateLimitStore(redis.url(), Duration.ofMillis(200), "late:",
+		try (RedisRateLimitStore store = new RedisRateLimitStore(shared, Duration.ofMillis(200), "late:",
 				Duration.ofMinutes(10), Duration.ofSeconds(1))) {
 			List<Bucket> buckets = List.of(new Bucket(LimitScope.KEY, "k", 10, 0, 0));
 			CompletableFuture<Reservation> reservation = store.reserve(buckets, 1).toCompletableFuture();
@@ -257,7 +264,7 @@ class RedisRateLimitStoreTest {
 	@Test
 	void aStoreWhoseFirstConnectionFailedConnectsByItselfBeforeAnyRequestNeedsIt() {
 		redis.stop();
-		try (RedisRateLimitStore store = new RedisRateLimitStore(redis.url(), Duration.ofMillis(200), "unasked:",
+		try (RedisRateLimitStore store = new RedisRateLimitStore(shared, Duration.ofMillis(200), "unasked:",
 				Duration.ofMinutes(10), Duration.ofSeconds(1))) {
 			await().pollDelay(Duration.ofMillis(500)).until(() -> true);
 			boolean connectedWhileDown = store.isConnected();

@@ -170,7 +170,7 @@ final class LocalCluster implements AutoCloseable {
 		}
 		if (redis != null) {
 			command.addAll(List.of("--infergate.scheduling.dispatch-sharing.transport=redis",
-					"--infergate.scheduling.dispatch-sharing.redis-url=" + redis));
+					"--infergate.redis.url=" + redis));
 		}
 		launch("gateway-" + index, command);
 		awaitHttp200(URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"),
