@@ -77,9 +77,9 @@ start_gateway() { # name api-port extra-args...
 start_gateway off "$OFF_PORT"
 start_gateway memory "$MEMORY_PORT" --spring.config.additional-location="file:$work/limits.yml"
 start_gateway redis "$REDIS_GATEWAY_PORT" --spring.config.additional-location="file:$work/limits.yml" \
-	--infergate.rate-limits.store=redis --infergate.rate-limits.redis-url="redis://127.0.0.1:${REDIS_PORT}"
+	--infergate.rate-limits.store=redis --infergate.redis.url="redis://127.0.0.1:${REDIS_PORT}"
 start_gateway redis-each "$REDIS_EACH_GATEWAY_PORT" --spring.config.additional-location="file:$work/limits.yml" \
-	--infergate.rate-limits.store=redis --infergate.rate-limits.redis-url="redis://127.0.0.1:${REDIS_EACH_PORT}" \
+	--infergate.rate-limits.store=redis --infergate.redis.url="redis://127.0.0.1:${REDIS_EACH_PORT}" \
 	--infergate.rate-limits.redis-allowance=0
 ports="$OFF_PORT $MEMORY_PORT $REDIS_GATEWAY_PORT $REDIS_EACH_GATEWAY_PORT"
 for port in $ports; do

@@ -360,9 +360,10 @@ infergate:
     keys:
       chaos-load: {sha256: ${sha256(LOAD_SECRET)}, limits: {rpm: 1000000, tpm: 1000000000}}
       chaos-shared: {sha256: ${sha256(SHARED_SECRET)}, limits: {rpm: 4}}
+  redis:
+    url: ${redis.url}
   rate-limits:
     store: redis
-    redis-url: ${redis.url}
 `);
     await Promise.all(modes.map(async (mode) => {
       replicas[mode] = await startGateway([`--spring.config.additional-location=file:${config}`,
