@@ -16,7 +16,8 @@ import org.springframework.core.io.Resource;
  * gateway and the bench harness both read.
  * <p>
  * A document of the file that carries {@code spring.config.activate.on-profile} applies only when that Spring
- * profile is active, as in an application file.
+ * profile is active, as in an application file. The file's profile documents only set
+ * {@code infergate.scheduling.default-profile}; choosing a scheduling profile that way is deprecated.
  */
 public final class ShippedProfiles {
 
@@ -44,15 +45,21 @@ public final class ShippedProfiles {
 		List<PropertySource<?>> base = new ArrayList<>();
 		List<PropertySource<?>> applied = new ArrayList<>();
 		for (PropertySource<?> document : documents) {
-			Object activation = document.getProperty(ACTIVATION_KEY);
+			String activation = activation(document);
 			if (activation == null) {
 				base.add(document);
 			}
-			else if (activeProfiles.test(activation.toString())) {
+			else if (activeProfiles.test(activation)) {
 				applied.add(0, document);
 			}
 		}
 		applied.addAll(base);
 		return applied;
+	}
+
+	/** The Spring profile expression that a document of the file applies under, or null for the base document. */
+	public static String activation(PropertySource<?> document) {
+		Object activation = document.getProperty(ACTIVATION_KEY);
+		return (activation != null) ? activation.toString() : null;
 	}
 }

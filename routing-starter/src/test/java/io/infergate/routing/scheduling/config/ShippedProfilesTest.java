@@ -30,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatException;
 @ExtendWith(OutputCaptureExtension.class)
 class ShippedProfilesTest {
 
+	static final String DEPRECATED_CHOICE = "Choosing the default scheduling profile with ";
+
 	@Test
 	void defaultProfileIsDefaultWithLlmDsWeights() {
 		try (ConfigurableApplicationContext context = run(new String[0])) {
@@ -73,6 +75,33 @@ class ShippedProfilesTest {
 		try (ConfigurableApplicationContext context = run(new String[] { name })) {
 			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo(name);
 		}
+	}
+
+	@Test
+	void choosingTheDefaultWithASpringProfileStillWorksAndWarnsOnceThatItIsDeprecated(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = run(new String[0], "--spring.profiles.active=load-only")) {
+			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo("load-only");
+		}
+		assertThat(output.getOut().split(DEPRECATED_CHOICE + "spring.profiles.active=load-only is deprecated: set "
+				+ "infergate.scheduling.default-profile=load-only", -1)).hasSize(2);
+	}
+
+	@Test
+	void choosingTheDefaultWithThePropertyLogsNoWarning(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = run(new String[0],
+				"--infergate.scheduling.default-profile=load-only")) {
+			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo("load-only");
+		}
+		assertThat(output).doesNotContain(DEPRECATED_CHOICE);
+	}
+
+	@Test
+	void thePropertyWinsOverASpringProfileWithoutWarning(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = run(new String[0], "--spring.profiles.active=precise",
+				"--infergate.scheduling.default-profile=load-only")) {
+			assertThat(context.getBean(SchedulingProfiles.class).defaultProfile().name()).isEqualTo("load-only");
+		}
+		assertThat(output).doesNotContain(DEPRECATED_CHOICE);
 	}
 
 	@Test
