@@ -191,13 +191,16 @@ class DashboardBrowserIT {
 	void showsEachPoolsProfileAndTheModelsWithTheirTargets() {
 		open("config");
 
-		WebElement models = browser.waitUpTo(WAIT)
+		// the view re-renders its rows as the live feed updates: read each text inside the wait, which retries a row
+		// replaced between finding it and reading it
+		String models = browser.waitUpTo(WAIT)
 			.until((driver) -> driver.findElements(By.cssSelector("#models tr[data-model='demo-lora']")).stream()
 				.findFirst()
+				.map(WebElement::getText)
 				.orElse(null));
+		String profiles = browser.waitUpTo(WAIT).until((driver) -> driver.findElement(By.id("profiles")).getText());
 
-		assertThat(models.getText()).contains("demo · demo-llama · demo-lora");
-		String profiles = browser.driver.findElement(By.id("profiles")).getText();
+		assertThat(models).contains("demo · demo-llama · demo-lora");
 		assertThat(profiles).contains("demo", "default", "ready, circuit-breaker, saturation", "queue (2)", "prefix-cache (3)",
 				"max-score");
 		browser.screenshot("profiles");
