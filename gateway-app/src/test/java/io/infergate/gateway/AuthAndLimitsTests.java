@@ -20,7 +20,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import io.infergate.gateway.auth.ApiKeyHash;
+import io.infergate.routing.auth.ApiKeyHash;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.RecordingRelay;
 import io.infergate.gateway.support.SimulatedPodsTest;

@@ -22,7 +22,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import io.infergate.gateway.auth.ApiKeyHash;
+import io.infergate.routing.auth.ApiKeyHash;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.routing.endpoint.Endpoint;

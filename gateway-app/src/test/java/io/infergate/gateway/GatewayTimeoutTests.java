@@ -19,7 +19,7 @@ import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import io.infergate.gateway.config.GatewayRoutesConfiguration;
+import io.infergate.gateway.filter.InferenceRoute;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;
@@ -79,7 +79,7 @@ class GatewayTimeoutTests extends SimulatedPodsTest {
 	@Test
 	void springCloudGatewaysOwnResponseTimerIsOffForTheInferenceRoute() {
 		Route route = routes.getRoutes()
-			.filter((candidate) -> candidate.getId().equals(GatewayRoutesConfiguration.INFERENCE_ROUTE_ID))
+			.filter((candidate) -> candidate.getId().equals(InferenceRoute.ID))
 			.blockFirst(Duration.ofSeconds(5));
 
 		assertThat(route).isNotNull();

@@ -22,7 +22,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.infergate.gateway.auth.ApiKeyHash;
+import io.infergate.routing.auth.ApiKeyHash;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.RedisServer;
 import io.infergate.gateway.support.Sims;

@@ -26,8 +26,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.auth.ApiKeyHash;
-import io.infergate.gateway.filter.RequestPathOrder;
+import io.infergate.routing.auth.ApiKeyHash;
+import io.infergate.gateway.filter.InferenceRoute;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.admission.RedisServer;
@@ -147,7 +147,7 @@ class SharedRedisLimitsTests {
 
 			@Override
 			public int getOrder() {
-				return RequestPathOrder.DISPATCH;
+				return InferenceRoute.DISPATCH;
 			}
 		}
 	}

@@ -8,7 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import io.infergate.gateway.auth.ApiKeyHash;
+import io.infergate.routing.auth.ApiKeyHash;
 
 /**
  * {@code hash-api-key}: prints the SHA-256 of an API key's secret, the value of

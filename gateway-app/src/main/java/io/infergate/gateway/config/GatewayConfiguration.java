@@ -1,53 +1,41 @@
 package io.infergate.gateway.config;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
-import org.springframework.beans.factory.ObjectProvider;
+import reactor.netty.NettyPipeline;
+
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.cloud.gateway.config.GatewayLoadBalancerProperties;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.reactive.function.client.WebClient;
 
-import io.infergate.gateway.dashboard.CircuitDashboardSource;
-import io.infergate.gateway.dashboard.FlowControlDashboardSource;
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
-import io.infergate.gateway.filter.CircuitOutcomeFilter;
-import io.infergate.gateway.filter.DispatchFilter;
-import io.infergate.gateway.filter.FlowControlFilter;
+import io.infergate.gateway.error.RefusedRequestHeadHandler;
 import io.infergate.gateway.filter.ForwardedHeadersFilter;
 import io.infergate.gateway.filter.InferenceHeadersFilters;
-import io.infergate.gateway.filter.ModelFallbackFilter;
-import io.infergate.gateway.filter.ObserveFilter;
-import io.infergate.gateway.filter.PoolRouteFilter;
 import io.infergate.gateway.filter.PoolTimeouts;
 import io.infergate.gateway.filter.PoolTimeoutsCheck;
-import io.infergate.gateway.filter.ReadRequestFilter;
-import io.infergate.gateway.filter.ResolveModelFilter;
-import io.infergate.gateway.filter.ServedByFilter;
-import io.infergate.gateway.filter.UpstreamRetryFilter;
+import io.infergate.gateway.filter.UpstreamCredentialHeadersFilter;
 import io.infergate.gateway.loadbalancer.InferenceLoadBalancerClientFilter;
-import io.infergate.gateway.model.ConfiguredModels;
-import io.infergate.gateway.auth.ApiKeys;
-import io.infergate.gateway.model.ModelCatalog;
-import io.infergate.gateway.model.ModelCatalogDashboardSource;
-import io.infergate.gateway.model.ModelProperties;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
-import io.infergate.gateway.observe.AccessLog;
-import io.infergate.gateway.observe.AccessLogProperties;
-import io.infergate.gateway.observe.InferenceMeters;
-import io.infergate.gateway.observe.InferenceSpanTags;
-import io.infergate.routing.actuate.InferenceModelsContributor;
-import io.infergate.routing.circuit.EndpointCircuits;
-import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.auth.ApiKeys;
+import io.infergate.routing.model.ModelCatalog;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 
-/** The OpenAI request path: observation, body parsing, model resolution and fallbacks, routing, retry, errors. */
+/**
+ * What the inference route ({@link io.infergate.gateway.filter.InferenceRoute}) relies on around it: the models the
+ * pools serve and {@code /v1/models}, the headers forwarded upstream, per-pool timeouts, the load balancer that asks
+ * the engine, OpenAI-style errors, and the refusal of oversized request heads.
+ */
 @Configuration(proxyBeanMethods = false)
 public class GatewayConfiguration {
 
@@ -56,60 +44,9 @@ public class GatewayConfiguration {
 		return new ServedModels(registry, WebClient.builder(), properties.getServedModelsRefreshInterval());
 	}
 
-	/** Checked with the pools before any pool is created: see {@link io.infergate.routing.config.ConfigurationCheck}. */
-	@Bean
-	ConfiguredModels configuredModels(ModelProperties models, PoolProperties pools) {
-		return new ConfiguredModels(models, pools.getPools().keySet());
-	}
-
-	@Bean
-	InferenceModelsContributor inferenceModelsContributor(ConfiguredModels models) {
-		return models::report;
-	}
-
-	@Bean
-	ModelCatalog modelCatalog(ConfiguredModels models, ServedModels served) {
-		return new ModelCatalog(models, served);
-	}
-
-	@Bean
-	ModelCatalogDashboardSource modelCatalogDashboardSource(ModelCatalog catalog) {
-		return new ModelCatalogDashboardSource(catalog);
-	}
-
 	@Bean
 	ModelsHandler modelsHandler(ModelCatalog catalog, ApiKeys keys) {
 		return new ModelsHandler(catalog, keys);
-	}
-
-	@Bean
-	InferenceMeters inferenceMeters(ObjectProvider<MeterRegistry> registry) {
-		return new InferenceMeters(registry.getIfUnique(SimpleMeterRegistry::new));
-	}
-
-	@Bean
-	ObserveFilter observeFilter(InferenceMeters meters, AccessLogProperties accessLog) {
-		return new ObserveFilter(meters, new InferenceSpanTags(), accessLog.isEnabled() ? new AccessLog() : null);
-	}
-
-	@Bean
-	ReadRequestFilter readRequestFilter(GatewayProperties properties) {
-		return new ReadRequestFilter(properties.getMaxBodySize().toBytes());
-	}
-
-	@Bean
-	ServedByFilter servedByFilter(GatewayProperties properties) {
-		return new ServedByFilter(properties.isServedByHeaders());
-	}
-
-	@Bean
-	ModelFallbackFilter modelFallbackFilter(ModelCatalog catalog) {
-		return new ModelFallbackFilter(catalog);
-	}
-
-	@Bean
-	ResolveModelFilter resolveModelFilter(ModelCatalog catalog, GatewayProperties properties) {
-		return new ResolveModelFilter(catalog, properties.getAssumedMaxTokens());
 	}
 
 	@Bean
@@ -126,6 +63,17 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
+	UpstreamCredentialHeadersFilter upstreamCredentialHeadersFilter(PoolProperties pools) {
+		Map<String, String> credentials = new LinkedHashMap<>();
+		pools.getPools().forEach((name, pool) -> {
+			if (pool.getUpstreamApiKey() != null) {
+				credentials.put(name, pool.getUpstreamApiKey());
+			}
+		});
+		return new UpstreamCredentialHeadersFilter(credentials);
+	}
+
+	@Bean
 	PoolTimeoutsCheck poolTimeoutsCheck(PoolProperties pools) {
 		return new PoolTimeoutsCheck(pools);
 	}
@@ -133,11 +81,6 @@ public class GatewayConfiguration {
 	@Bean
 	PoolTimeouts poolTimeouts(PoolProperties pools) {
 		return new PoolTimeouts(pools);
-	}
-
-	@Bean
-	DispatchFilter dispatchFilter(PoolTimeouts timeouts) {
-		return new DispatchFilter(timeouts);
 	}
 
 	/** Takes the place of Spring Cloud Gateway's own load-balancer filter, which backs off when one exists. */
@@ -148,37 +91,24 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
-	PoolRouteFilter poolRouteFilter() {
-		return new PoolRouteFilter();
-	}
-
-	@Bean
-	FlowControlFilter flowControlFilter(FlowController controller) {
-		return new FlowControlFilter(controller);
-	}
-
-	@Bean
-	FlowControlDashboardSource flowControlDashboardSource(FlowController controller) {
-		return new FlowControlDashboardSource(controller);
-	}
-
-	@Bean
-	CircuitDashboardSource circuitDashboardSource(EndpointCircuits circuits) {
-		return new CircuitDashboardSource(circuits);
-	}
-
-	@Bean
-	CircuitOutcomeFilter circuitOutcomeFilter(EndpointCircuits circuits) {
-		return new CircuitOutcomeFilter(circuits);
-	}
-
-	@Bean
-	UpstreamRetryFilter upstreamRetryFilter(GatewayProperties properties, PoolTimeouts timeouts) {
-		return new UpstreamRetryFilter(properties.getRetries(), timeouts);
-	}
-
-	@Bean
 	OpenAiErrorWebExceptionHandler openAiErrorWebExceptionHandler(GatewayProperties properties) {
 		return new OpenAiErrorWebExceptionHandler(properties.getMaxBodySize().toBytes());
+	}
+
+	@Bean
+	NettyServerCustomizer refusedRequestHeadCustomizer(
+			@Value("${server.max-http-request-header-size:8KB}") DataSize maxHeaderSize,
+			@Value("${server.netty.max-initial-line-length:4KB}") DataSize maxInitialLineLength,
+			GatewayProperties gateway) {
+		long maxHeaderBytes = maxHeaderSize.toBytes();
+		long maxLineBytes = maxInitialLineLength.toBytes();
+		return (server) -> server.doOnChannelInit((observer, channel, address) -> {
+			if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
+				channel.pipeline()
+					.addAfter(NettyPipeline.HttpCodec, RefusedRequestHeadHandler.NAME,
+							new RefusedRequestHeadHandler(maxHeaderBytes, maxLineBytes,
+									gateway.getMaxRequestHeaders()));
+			}
+		});
 	}
 }

@@ -7,8 +7,7 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -17,14 +16,14 @@ import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.gateway.usage.ResponseUsage;
 import io.infergate.routing.admission.Admission;
 import io.infergate.routing.admission.Caller;
-import io.infergate.routing.admission.RateLimiter;
 import io.infergate.routing.admission.TokenUsage;
 import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.request.InferenceRequest;
 
 /**
- * Admission: checks and reserves the caller's limits for the requested model with the {@link RateLimiter}, which
- * holds all the logic; this filter only translates. A request refused by a limit gets 429 with the OpenAI error,
+ * Limits: checks and reserves the caller's limits for the model being tried with the {@link InferenceEngine},
+ * which holds all the logic; this filter only translates. A request refused by a limit gets 429 with the OpenAI error,
  * {@code Retry-After}, {@code retry-after-ms} and {@code x-infergate-dropped-reason: rate-limited}; while the shared
  * store is down under {@code fail-close}, 503. Every response of a limited caller carries the
  * {@link RateLimitHeaders}.
@@ -33,36 +32,24 @@ import io.infergate.routing.request.InferenceRequest;
  * {@code infergate.gateway.assumed-max-tokens} when it sets none). When the response ends, fails or is cancelled,
  * the reservation is replaced by the tokens {@link ResponseUsage} read, and the max-parallel lease ends.
  */
-public class AdmitFilter implements GlobalFilter, Ordered {
+public class AdmitFilter implements GatewayFilter {
 
 	private static final Log logger = LogFactory.getLog(AdmitFilter.class);
 
-	private final RateLimiter limiter;
+	private final InferenceEngine engine;
 
-	private final boolean enabled;
-
-	/** @param enabled whether keys are required or any limit is configured; if not, every request passes */
-	public AdmitFilter(RateLimiter limiter, boolean enabled) {
-		this.limiter = limiter;
-		this.enabled = enabled;
+	public AdmitFilter(InferenceEngine engine) {
+		this.engine = engine;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.ADMIT;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceContext context = enabled ? InferenceContext.find(exchange) : null;
-		InferenceRequest request = (context != null) ? context.request() : null;
-		if (request == null) {
-			return chain.filter(exchange);
-		}
+		InferenceContext context = InferenceContext.find(exchange);
 		Caller caller = context.caller();
 		return Mono
-			.fromCompletionStage(ExchangeEventLoop.completeOnLoop(
-					limiter.admit(caller, request.requestedModel(), request.estimatedTotalTokens()), exchange))
+			.fromCompletionStage(
+					ExchangeEventLoop.completeOnLoop(engine.limit(caller, context.request()), exchange))
 			.flatMap((admission) -> {
 				if (admission.reportsLimits()) {
 					RateLimitHeaders.write(exchange.getResponse().getHeaders(), admission.reservation());

@@ -5,12 +5,11 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.auth.ApiKeys;
+import io.infergate.routing.auth.ApiKeys;
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.routing.admission.Caller;
@@ -25,7 +24,7 @@ import io.infergate.routing.admission.Caller;
  * Neither the secret nor any part of it is logged; the credential headers are removed before the request goes to
  * a model server ({@link UpstreamCredentialHeadersFilter}).
  */
-public class AuthenticateFilter implements GlobalFilter, Ordered {
+public class AuthenticateFilter implements GatewayFilter {
 
 	public static final String API_KEY_HEADER = ApiKeys.API_KEY_HEADER;
 
@@ -39,19 +38,13 @@ public class AuthenticateFilter implements GlobalFilter, Ordered {
 		this.keys = keys;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.AUTHENTICATE;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		InferenceContext context = InferenceContext.of(exchange);
-		if (context == null) {
-			return chain.filter(exchange);
-		}
 		HttpHeaders headers = exchange.getRequest().getHeaders();
-		ApiKeys.Authentication authentication = keys.authenticate(headers);
+		ApiKeys.Authentication authentication = keys.authenticate(headers.getFirst(HttpHeaders.AUTHORIZATION),
+				headers.getFirst(ApiKeys.API_KEY_HEADER));
 		if (authentication.refused()) {
 			logger.debug("Refused a request to " + exchange.getRequest().getPath() + ": " + authentication.failure());
 			return unauthorized(exchange, authentication.failure());

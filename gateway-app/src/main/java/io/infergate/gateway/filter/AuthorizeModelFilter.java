@@ -3,12 +3,11 @@ package io.infergate.gateway.filter;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.auth.ApiKey;
-import io.infergate.gateway.auth.ApiKeys;
+import io.infergate.routing.auth.ApiKey;
+import io.infergate.routing.auth.ApiKeys;
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.routing.admission.Caller;
@@ -18,7 +17,7 @@ import io.infergate.routing.openai.ParsedRequest;
  * Answers 403 when the caller's key may not call the {@code model} it asked for ({@code infergate.auth.keys.<id>.models}
  * globs), before the model is resolved, so a key learns nothing of models it may not use.
  */
-public class AuthorizeModelFilter implements GlobalFilter, Ordered {
+public class AuthorizeModelFilter implements GatewayFilter {
 
 	private final ApiKeys keys;
 
@@ -26,17 +25,13 @@ public class AuthorizeModelFilter implements GlobalFilter, Ordered {
 		this.keys = keys;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.AUTHORIZE_MODEL;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceContext context = InferenceContext.parsed(exchange);
-		Caller caller = (context != null) ? context.authenticatedCaller() : null;
+		InferenceContext context = InferenceContext.find(exchange);
+		Caller caller = context.authenticatedCaller();
 		if (caller == null) {
-			return chain.filter(exchange);
+			return chain.filter(exchange); // the anonymous caller, with keys off, may call every model
 		}
 		ParsedRequest parsed = context.parsed();
 		ApiKey key = keys.byId(caller.keyId());

@@ -3,8 +3,7 @@ package io.infergate.gateway.filter;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
@@ -20,7 +19,7 @@ import io.infergate.routing.endpoint.EndpointId;
  * request is recorded on the endpoint it went to; an attempt that found no endpoint records nothing. It only
  * observes: the outcome travels on unchanged, and nothing bounds how long a stream may then run.
  */
-public class CircuitOutcomeFilter implements GlobalFilter, Ordered {
+public class CircuitOutcomeFilter implements GatewayFilter {
 
 	private final EndpointCircuits circuits;
 
@@ -28,18 +27,10 @@ public class CircuitOutcomeFilter implements GlobalFilter, Ordered {
 		this.circuits = circuits;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.RECORD_CIRCUIT_OUTCOME;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceContext context = circuits.enabled() ? InferenceContext.find(exchange) : null;
-		Dispatch dispatch = (context != null) ? context.dispatch() : null;
-		if (dispatch == null) {
-			return chain.filter(exchange);
-		}
+		Dispatch dispatch = InferenceContext.find(exchange).dispatch();
 		int attemptsBefore = dispatch.attempts();
 		long start = System.nanoTime();
 		return chain.filter(exchange).doOnSuccess((done) -> {

@@ -3,11 +3,11 @@ package io.infergate.gateway.filter;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.request.InferenceRequest;
 
 /**
@@ -18,27 +18,23 @@ import io.infergate.routing.request.InferenceRequest;
  * has been written, and the in-flight count it releases in {@code doFinally} covers the whole stream, an error,
  * or a client cancel. A request that falls back to another model gets a fresh dispatch for it.
  */
-public class DispatchFilter implements GlobalFilter, Ordered {
+public class DispatchFilter implements GatewayFilter {
+
+	private final InferenceEngine engine;
 
 	private final PoolTimeouts timeouts;
 
-	public DispatchFilter(PoolTimeouts timeouts) {
+	public DispatchFilter(InferenceEngine engine, PoolTimeouts timeouts) {
+		this.engine = engine;
 		this.timeouts = timeouts;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.DISPATCH;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		InferenceContext context = InferenceContext.find(exchange);
-		InferenceRequest request = (context != null) ? context.request() : null;
-		if (request == null) {
-			return chain.filter(exchange);
-		}
-		Dispatch dispatch = new Dispatch(request);
+		InferenceRequest request = context.request();
+		Dispatch dispatch = engine.dispatch(request);
 		context.dispatch(exchange, dispatch);
 		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch, context.relayed(),
 				timeouts.streamIdle(request.pool()));

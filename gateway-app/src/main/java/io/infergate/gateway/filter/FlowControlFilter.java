@@ -7,8 +7,7 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ServerWebExchange;
@@ -16,14 +15,14 @@ import org.springframework.web.server.ServerWebExchange;
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.gateway.usage.ResponseUsage;
-import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.flowcontrol.FlowDecision;
 import io.infergate.routing.flowcontrol.FlowOutcome;
 import io.infergate.routing.flowcontrol.FlowTicket;
 import io.infergate.routing.request.InferenceRequest;
 
 /**
- * Flow control on the request path, a thin adapter over the {@link FlowController}: the request waits here while
+ * Flow control on the request path, a thin adapter over the {@link InferenceEngine}'s: the request waits here while
  * its pool is saturated, and goes on when the controller dispatches it. A rejection is final (no fallback model is
  * tried): 429, or 503 for {@code no-endpoints} and {@code shutting-down}, with {@code Retry-After},
  * {@code retry-after-ms} and {@code x-infergate-dropped-reason}.
@@ -34,30 +33,23 @@ import io.infergate.routing.request.InferenceRequest;
  * A request that had to wait carries its wait in its {@link InferenceContext}, for the access log and its span; one
  * dispatched at once carries none.
  */
-public class FlowControlFilter implements GlobalFilter, Ordered {
+public class FlowControlFilter implements GatewayFilter {
 
 	private static final Log logger = LogFactory.getLog(FlowControlFilter.class);
 
 	public static final String QUEUE_TTL_HEADER = "x-infergate-queue-ttl-ms";
 
-	private final FlowController controller;
+	private final InferenceEngine engine;
 
-	public FlowControlFilter(FlowController controller) {
-		this.controller = controller;
+	public FlowControlFilter(InferenceEngine engine) {
+		this.engine = engine;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.FLOW_CONTROL;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		InferenceContext context = InferenceContext.find(exchange);
-		InferenceRequest request = (context != null) ? context.request() : null;
-		if (request == null) {
-			return chain.filter(exchange);
-		}
+		InferenceRequest request = context.request();
 		Duration ttl;
 		try {
 			ttl = requestedTtl(exchange.getRequest().getHeaders().getFirst(QUEUE_TTL_HEADER));
@@ -68,8 +60,7 @@ public class FlowControlFilter implements GlobalFilter, Ordered {
 		}
 		byte[] body = context.body();
 		long enqueuedNanos = System.nanoTime();
-		FlowTicket ticket = controller.enqueue(request.pool(), context.caller(), request.estimatedTotalTokens(),
-				request.estimatedPromptTokens(), (body != null) ? body.length : 0, ttl);
+		FlowTicket ticket = engine.enqueue(request, context.caller(), (body != null) ? body.length : 0, ttl);
 		FlowDecision atOnce = ticket.decision().getNow(null);
 		if (atOnce != null) {
 			// decided without waiting, as nearly every request is while the pool has room

@@ -1,11 +1,8 @@
 package io.infergate.gateway.filter;
 
-import org.springframework.cloud.gateway.route.Route;
-import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.config.GatewayRoutesConfiguration;
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.gateway.observe.RelayedResponse;
 import io.infergate.gateway.usage.ResponseUsage;
 import io.infergate.routing.admission.Admission;
@@ -62,23 +59,15 @@ public final class InferenceContext {
 	}
 
 	/**
-	 * The context of an exchange on the inference route, created by the first step that asks, or {@code null} for
-	 * any other exchange.
+	 * The context of an exchange on the inference route, created by its first step (the route takes only the paths
+	 * of an {@link InferenceApi}).
 	 */
-	public static InferenceContext of(ServerWebExchange exchange) {
+	static InferenceContext of(ServerWebExchange exchange) {
 		InferenceContext context = exchange.getAttribute(InfergateAttributes.INFERENCE_CONTEXT);
 		if (context != null) {
 			return context;
 		}
-		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
-		if (route == null || !GatewayRoutesConfiguration.INFERENCE_ROUTE_ID.equals(route.getId())) {
-			return null;
-		}
-		InferenceApi api = InferenceApi.forPath(exchange.getRequest().getPath().value());
-		if (api == null) {
-			return null;
-		}
-		context = new InferenceContext(api);
+		context = new InferenceContext(InferenceApi.forPath(exchange.getRequest().getPath().value()));
 		exchange.getAttributes().put(InfergateAttributes.INFERENCE_CONTEXT, context);
 		return context;
 	}

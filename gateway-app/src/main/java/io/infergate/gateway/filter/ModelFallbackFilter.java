@@ -8,12 +8,10 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ConfiguredModel;
-import io.infergate.gateway.model.ModelCatalog;
+import io.infergate.routing.engine.InferenceEngine;
 
 /**
  * Serves a request from its model's fallbacks when the model cannot serve it before the first byte. It wraps every
@@ -25,28 +23,21 @@ import io.infergate.gateway.model.ModelCatalog;
  * {@link ModelUnavailableException}, only while a fallback is left and nothing has been written. A response that
  * any step writes itself, an admission's 429 for instance, is the request's answer and never falls back.
  */
-public class ModelFallbackFilter implements GlobalFilter, Ordered {
+public class ModelFallbackFilter implements GatewayFilter {
 
 	private static final Log logger = LogFactory.getLog(ModelFallbackFilter.class);
 
-	private final ModelCatalog models;
+	private final InferenceEngine engine;
 
-	public ModelFallbackFilter(ModelCatalog models) {
-		this.models = models;
+	public ModelFallbackFilter(InferenceEngine engine) {
+		this.engine = engine;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.MODEL_FALLBACK;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceContext context = InferenceContext.parsed(exchange);
-		if (context == null) {
-			return chain.filter(exchange);
-		}
-		ModelFallbacks fallbacks = new ModelFallbacks(models.attemptOrder(context.parsed().model()));
+		InferenceContext context = InferenceContext.find(exchange);
+		ModelFallbacks fallbacks = new ModelFallbacks(engine.attemptOrder(context.parsed().model()));
 		context.fallbacks(fallbacks);
 		if (!fallbacks.hasNext()) {
 			return chain.filter(exchange); // nothing to fall back to
@@ -66,10 +57,7 @@ public class ModelFallbackFilter implements GlobalFilter, Ordered {
 			return Mono.error(new IllegalStateException("fallback signalled without a fallback to take", cause));
 		}
 		String from = fallbacks.current();
-		ConfiguredModel model = models.configured(from);
-		if (model != null) {
-			model.countFallbackTaken();
-		}
+		engine.fallbackTaken(from);
 		String to = fallbacks.next();
 		logger.info("Model '" + from + "' could not serve the request before any response byte (" + cause.getMessage()
 				+ "); falling back to '" + to + "'");

@@ -3,12 +3,11 @@ package io.infergate.gateway.filter;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.gateway.observe.AccessLog;
 import io.infergate.gateway.observe.CompletedRequest;
 import io.infergate.gateway.observe.InferenceMeters;
@@ -30,7 +29,7 @@ import io.infergate.routing.scheduling.SchedulingResult;
  * the attributes. A request that fails with an exception is recorded when the error response is committed, with
  * its final status; one the client cancels gets status {@value #CLIENT_CLOSED_REQUEST}.
  */
-public class ObserveFilter implements GlobalFilter, Ordered {
+public class ObserveFilter implements GatewayFilter {
 
 	/** The status recorded for a request the client gave up on (nginx's convention). */
 	public static final int CLIENT_CLOSED_REQUEST = 499;
@@ -48,17 +47,10 @@ public class ObserveFilter implements GlobalFilter, Ordered {
 		this.accessLog = accessLog;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.OBSERVE;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		InferenceContext context = InferenceContext.of(exchange);
-		if (context == null) {
-			return chain.filter(exchange);
-		}
 		RelayedResponse relayed = new RelayedResponse(System.nanoTime());
 		context.relayed(relayed);
 		return chain.filter(exchange)

@@ -8,12 +8,11 @@ import java.util.concurrent.ConcurrentMap;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
-import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.routing.openai.InferenceApi;
 
 /**
@@ -22,7 +21,7 @@ import io.infergate.routing.openai.InferenceApi;
  * filter that would build it per request is off ({@code global-filter.route-to-request-url.enabled: false}). The
  * route takes exactly the API paths, so there are a few such URLs per pool; each is parsed once.
  */
-public class PoolRouteFilter implements GlobalFilter, Ordered {
+public class PoolRouteFilter implements GatewayFilter {
 
 	private final EnumMap<InferenceApi, ConcurrentMap<String, URI>> targets = new EnumMap<>(InferenceApi.class);
 
@@ -32,19 +31,12 @@ public class PoolRouteFilter implements GlobalFilter, Ordered {
 		}
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.POOL_ROUTE;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		InferenceContext context = InferenceContext.find(exchange);
-		ModelRoute route = (context != null) ? context.route() : null;
-		if (route != null) {
-			exchange.getAttributes()
-				.put(ServerWebExchangeUtils.GATEWAY_REQUEST_URL_ATTR, target(route.pool(), context.api()));
-		}
+		exchange.getAttributes()
+			.put(ServerWebExchangeUtils.GATEWAY_REQUEST_URL_ATTR, target(context.route().pool(), context.api()));
 		return chain.filter(exchange);
 	}
 

@@ -5,8 +5,7 @@ import java.util.Optional;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.web.server.ServerWebExchange;
@@ -22,7 +21,7 @@ import io.infergate.routing.openai.ParsedRequest;
  * sent), and parses the fields the gateway needs (400 for a body that is not a valid request). The body and the
  * parsed fields go to the request's {@link InferenceContext}.
  */
-public class ReadRequestFilter implements GlobalFilter, Ordered {
+public class ReadRequestFilter implements GatewayFilter {
 
 	private final OpenAiRequestParser parser = new OpenAiRequestParser();
 
@@ -32,17 +31,10 @@ public class ReadRequestFilter implements GlobalFilter, Ordered {
 		this.maxBodyBytes = maxBodyBytes;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.READ_AND_PARSE;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		InferenceContext context = InferenceContext.of(exchange);
-		if (context == null) {
-			return chain.filter(exchange);
-		}
 		if (exchange.getRequest().getHeaders().getContentLength() > maxBodyBytes) {
 			return tooLarge(exchange);
 		}

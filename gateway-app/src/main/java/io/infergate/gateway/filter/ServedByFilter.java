@@ -3,13 +3,12 @@ package io.infergate.gateway.filter;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
-import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.routing.dispatch.Dispatch;
 
 /**
@@ -19,7 +18,7 @@ import io.infergate.routing.dispatch.Dispatch;
  * model and endpoint tried, so a retried or fallen-back request names what finally answered. A request that no step
  * dispatched (a 404 model, an admission's 429) gets none.
  */
-public class ServedByFilter implements GlobalFilter, Ordered {
+public class ServedByFilter implements GatewayFilter {
 
 	public static final String ENDPOINT_HEADER = "x-infergate-endpoint";
 
@@ -29,27 +28,15 @@ public class ServedByFilter implements GlobalFilter, Ordered {
 
 	public static final String FALLBACKS_HEADER = "x-infergate-fallbacks";
 
-	private final boolean enabled;
 
-	/** @param enabled whether responses say what served them ({@code infergate.gateway.served-by-headers}) */
-	public ServedByFilter(boolean enabled) {
-		this.enabled = enabled;
-	}
-
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.SERVED_BY;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceContext context = enabled ? InferenceContext.of(exchange) : null;
-		if (context != null) {
-			exchange.getResponse().beforeCommit(() -> {
-				describe(exchange, context);
-				return Mono.empty();
-			});
-		}
+		InferenceContext context = InferenceContext.of(exchange);
+		exchange.getResponse().beforeCommit(() -> {
+			describe(exchange, context);
+			return Mono.empty();
+		});
 		return chain.filter(exchange);
 	}
 

@@ -7,7 +7,7 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 
 /**
  * The headers sent to a model server never carry the client's credential ({@code Authorization}, {@code api-key}),

@@ -15,9 +15,8 @@ import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.http.client.PrematureCloseException;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
-import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -46,7 +45,7 @@ import io.infergate.routing.dispatch.Dispatch;
  * </ol>
  * Once the body has started nothing moves: the client may already hold part of the answer.
  */
-public class UpstreamRetryFilter implements GlobalFilter, Ordered {
+public class UpstreamRetryFilter implements GatewayFilter {
 
 	private static final Log logger = LogFactory.getLog(UpstreamRetryFilter.class);
 
@@ -64,19 +63,10 @@ public class UpstreamRetryFilter implements GlobalFilter, Ordered {
 		this.timeouts = timeouts;
 	}
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.UPSTREAM_RETRY;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		InferenceContext context = InferenceContext.find(exchange);
-		Dispatch dispatch = (context != null) ? context.dispatch() : null;
-		if (dispatch == null) {
-			return chain.filter(exchange);
-		}
-		return attempt(exchange, chain, dispatch, null);
+		return attempt(exchange, chain, InferenceContext.find(exchange).dispatch(), null);
 	}
 
 	/** @param previous the failure of the attempt this one retries, or {@code null} */

@@ -3,8 +3,7 @@ package io.infergate.gateway.filter;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.core.Ordered;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.usage.ResponseUsage;
@@ -19,19 +18,12 @@ import io.infergate.routing.openai.ParsedRequest;
  * and the usage chunk is removed from what the client receives, so the client gets the bytes it would have got
  * without the gateway.
  */
-public class UsageAccountingFilter implements GlobalFilter, Ordered {
+public class UsageAccountingFilter implements GatewayFilter {
 
-	@Override
-	public int getOrder() {
-		return RequestPathOrder.ACCOUNT_USAGE;
-	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		InferenceContext context = InferenceContext.find(exchange);
-		if (context == null || context.request() == null) {
-			return chain.filter(exchange);
-		}
 		ParsedRequest parsed = context.parsed();
 		ServerWebExchange.Builder accounted = exchange.mutate();
 		// stream_options is chat's and text completions'; the Responses API always reports usage at the end

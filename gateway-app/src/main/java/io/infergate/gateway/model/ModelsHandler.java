@@ -12,7 +12,8 @@ import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
-import io.infergate.gateway.auth.ApiKeys;
+import io.infergate.routing.auth.ApiKeys;
+import io.infergate.routing.model.ModelCatalog;
 import io.infergate.gateway.error.OpenAiError;
 
 /**
@@ -39,7 +40,8 @@ public class ModelsHandler {
 	}
 
 	public Mono<ServerResponse> list(ServerRequest request) {
-		ApiKeys.Authentication caller = keys.authenticate(request.headers().asHttpHeaders());
+		ApiKeys.Authentication caller = keys.authenticate(request.headers().firstHeader(HttpHeaders.AUTHORIZATION),
+				request.headers().firstHeader(ApiKeys.API_KEY_HEADER));
 		if (caller.refused()) {
 			return unauthorized(caller.failure());
 		}
@@ -56,7 +58,8 @@ public class ModelsHandler {
 	}
 
 	public Mono<ServerResponse> get(ServerRequest request) {
-		ApiKeys.Authentication caller = keys.authenticate(request.headers().asHttpHeaders());
+		ApiKeys.Authentication caller = keys.authenticate(request.headers().firstHeader(HttpHeaders.AUTHORIZATION),
+				request.headers().firstHeader(ApiKeys.API_KEY_HEADER));
 		if (caller.refused()) {
 			return unauthorized(caller.failure());
 		}

@@ -22,6 +22,8 @@ import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.pool.EndpointLifecycleListener;
 import io.infergate.routing.pool.EndpointPool;
+import io.infergate.routing.model.ModelRoute;
+import io.infergate.routing.model.ServedModelRoutes;
 import io.infergate.routing.pool.EndpointRegistry;
 
 /**
@@ -29,7 +31,7 @@ import io.infergate.routing.pool.EndpointRegistry;
  * every refresh interval. A model id with a {@code parent} other than itself is a LoRA adapter of that parent,
  * as vLLM lists them.
  */
-public class ServedModels implements EndpointLifecycleListener, SmartLifecycle {
+public class ServedModels implements ServedModelRoutes, EndpointLifecycleListener, SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(ServedModels.class);
 

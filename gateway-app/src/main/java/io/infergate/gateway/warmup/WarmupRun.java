@@ -28,7 +28,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
 
 import io.infergate.gateway.InfergateGatewayApplication;
-import io.infergate.gateway.auth.ApiKeyHash;
+import io.infergate.routing.auth.ApiKeyHash;
 
 /**
  * One warm-up: {@value #POD_COUNT} loopback model servers answering as a simulated vLLM pod once did

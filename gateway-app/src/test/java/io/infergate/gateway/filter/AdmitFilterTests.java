@@ -11,7 +11,7 @@ import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.gateway.usage.ResponseUsage;
 import io.infergate.routing.admission.Caller;
 import io.infergate.routing.admission.Limits;
@@ -30,10 +30,10 @@ class AdmitFilterTests {
 
 	private final TenantMeters meters = new TenantMeters(new SimpleMeterRegistry());
 
-	private final AdmitFilter filter = new AdmitFilter(new RateLimiter(
+	private final AdmitFilter filter = new AdmitFilter(FilterExchanges.engine(null, new RateLimiter(
 			new RateLimitPolicy(Map.of("team-a", new RateLimitPolicy.KeyLimits("a", new Limits(10L, 1000L, null), Map.of())),
 					Map.of(), Map.of(), Limits.NONE),
-			new MemoryRateLimitStore(Duration.ofSeconds(1)), meters), true);
+			new MemoryRateLimitStore(Duration.ofSeconds(1)), meters), null));
 
 	/** An exchange as resolution leaves it, with a response that will report {@code usageJson}. */
 	private static MockServerWebExchange request(int maxTokens, String usageJson) {
@@ -96,17 +96,4 @@ class AdmitFilterTests {
 		assertThat(meters.totals().get("a").rateLimited()).isEqualTo(1);
 	}
 
-	@Test
-	void passesEveryRequestWhenNothingIsLimitedOrAuthenticated() {
-		AdmitFilter off = new AdmitFilter(new RateLimiter(RateLimitPolicy.unlimited(),
-				new MemoryRateLimitStore(Duration.ofSeconds(1)), meters), false);
-		MockServerWebExchange exchange = request(10, "{}");
-		FilterExchanges.RecordingChain chain = new FilterExchanges.RecordingChain();
-
-		off.filter(exchange, chain).block();
-
-		assertThat(chain.wasCalled()).isTrue();
-		assertThat(exchange.getResponse().getHeaders().containsHeader("x-ratelimit-limit-requests")).isFalse();
-		assertThat(meters.totals()).isEmpty();
-	}
 }

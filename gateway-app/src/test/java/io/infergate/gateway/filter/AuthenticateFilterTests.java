@@ -6,9 +6,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
-import io.infergate.gateway.auth.ApiKeys;
-import io.infergate.gateway.auth.AuthFixtures;
-import io.infergate.gateway.auth.AuthProperties;
+import io.infergate.routing.auth.ApiKeys;
+import io.infergate.routing.auth.AuthFixtures;
+import io.infergate.routing.auth.AuthProperties;
 import io.infergate.routing.admission.Caller;
 
 import static io.infergate.gateway.filter.FilterExchanges.responseBody;

@@ -9,7 +9,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.PoolProperties;
@@ -26,7 +26,7 @@ class DispatchFilterTests {
 		MockServerWebExchange exchange = resolved();
 		int[] inFlightWhileResponding = new int[1];
 
-		new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
+		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			inFlightWhileResponding[0] = endpoint.inFlightRequests();
 			return Mono.empty();
@@ -41,7 +41,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheClientCancels() {
 		MockServerWebExchange exchange = resolved();
 
-		Disposable subscription = new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
+		Disposable subscription = new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.never();
 		}).subscribe();
@@ -55,7 +55,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheResponseFails() {
 		MockServerWebExchange exchange = resolved();
 
-		new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
+		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.error(new IllegalStateException("upstream reset"));
 		}).onErrorComplete().block();
@@ -63,15 +63,6 @@ class DispatchFilterTests {
 		assertThat(endpoint.inFlightRequests()).isZero();
 	}
 
-	@Test
-	void leavesExchangesWithoutAResolvedRequestAlone() {
-		MockServerWebExchange exchange = FilterExchanges.chat("{}");
-		FilterExchanges.RecordingChain chain = new FilterExchanges.RecordingChain();
-
-		new DispatchFilter(new PoolTimeouts(new PoolProperties())).filter(exchange, chain).block();
-
-		assertThat(InferenceContext.of(chain.reached()).dispatch()).isNull();
-	}
 
 	private static Dispatch dispatchOf(ServerWebExchange exchange) {
 		return InferenceContext.find(exchange).dispatch();

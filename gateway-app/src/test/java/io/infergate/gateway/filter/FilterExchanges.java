@@ -1,5 +1,9 @@
 package io.infergate.gateway.filter;
 
+import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.engine.InferenceEngine;
+import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.model.ModelCatalog;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,7 +18,6 @@ import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.config.GatewayRoutesConfiguration;
 
 /** Exchanges on the inference route, and a chain that records what reached it, for the filters' unit tests. */
 final class FilterExchanges {
@@ -36,7 +39,7 @@ final class FilterExchanges {
 
 	private static Route inferenceRoute() {
 		return Route.async()
-			.id(GatewayRoutesConfiguration.INFERENCE_ROUTE_ID)
+			.id(InferenceRoute.ID)
 			.uri(URI.create("lb://pool-chosen-per-request"))
 			.predicate((exchange) -> true)
 			.build();
@@ -82,5 +85,10 @@ final class FilterExchanges {
 		boolean wasCalled() {
 			return reached.get() != null;
 		}
+	}
+
+	/** An engine that decides with these parts; the steps under test use no other. */
+	static InferenceEngine engine(ModelCatalog models, RateLimiter limiter, FlowController flowControl) {
+		return new InferenceEngine(models, limiter, flowControl, null, InferenceEngine.DEFAULT_ASSUMED_MAX_TOKENS);
 	}
 }

@@ -15,7 +15,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.routing.admission.Caller;
 import io.infergate.routing.flowcontrol.FlowControlProperties;
 import io.infergate.routing.flowcontrol.FlowController;
@@ -34,7 +34,7 @@ class FlowControlFilterTests {
 			(ready, requests, tokens, now) -> room.get(), FlowControlProperties.defaults(true), Clock.systemUTC(),
 			new SimpleMeterRegistry());
 
-	private final FlowControlFilter filter = new FlowControlFilter(controller);
+	private final FlowControlFilter filter = new FlowControlFilter(FilterExchanges.engine(null, null, controller));
 
 	private static EndpointRegistry registry() {
 		PoolProperties.Pool pool = new PoolProperties.Pool();

@@ -13,12 +13,12 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ModelCatalog;
-import io.infergate.gateway.model.ModelFixtures;
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelCatalog;
+import io.infergate.routing.model.ModelFixtures;
+import io.infergate.routing.model.ModelRoute;
 
-import static io.infergate.gateway.model.ModelFixtures.single;
-import static io.infergate.gateway.model.ModelFixtures.withFallbacks;
+import static io.infergate.routing.model.ModelFixtures.single;
+import static io.infergate.routing.model.ModelFixtures.withFallbacks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
@@ -29,7 +29,7 @@ class ModelFallbackFilterTests {
 			"chat-large", withFallbacks(single("llama-large", "llama-70b", null), "chat-xl"),
 			"chat-xl", single("llama-large", "llama-405b", null)), "llama", "llama-large");
 
-	private final ModelFallbackFilter filter = new ModelFallbackFilter(catalog);
+	private final ModelFallbackFilter filter = new ModelFallbackFilter(FilterExchanges.engine(catalog, null, null));
 
 	private final MockServerWebExchange exchange = parsed("{\"model\":\"chat\",\"messages\":[{\"role\":\"user\","
 			+ "\"content\":\"hi\"}]}");

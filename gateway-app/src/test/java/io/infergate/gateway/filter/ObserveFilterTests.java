@@ -37,14 +37,6 @@ class ObserveFilterTests {
 		assertThat(InferenceContext.find(chain.reached()).relayed()).isNotNull();
 	}
 
-	@Test
-	void leavesOtherExchangesAlone() {
-		MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/v1/models"));
-
-		filter.filter(exchange, new FilterExchanges.RecordingChain()).block();
-
-		assertThat(InferenceContext.find(exchange)).isNull();
-	}
 
 	@Test
 	void aCompletedRequestCarriesItsTtftDurationCallerAndReportedUsage() {

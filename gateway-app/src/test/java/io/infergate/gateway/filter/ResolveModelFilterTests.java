@@ -9,20 +9,21 @@ import org.springframework.http.HttpStatus;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
-import io.infergate.gateway.model.ModelCatalog;
-import io.infergate.gateway.model.ModelFixtures;
-import io.infergate.gateway.model.ModelRoute;
-import io.infergate.gateway.model.StickyBy;
+import io.infergate.routing.engine.InferenceEngine;
+import io.infergate.routing.model.ModelCatalog;
+import io.infergate.routing.model.ModelFixtures;
+import io.infergate.routing.model.ModelRoute;
+import io.infergate.routing.model.StickyBy;
 import io.infergate.routing.admission.Caller;
 import io.infergate.routing.request.InferenceRequest;
 
 import static io.infergate.gateway.filter.FilterExchanges.chat;
 import static io.infergate.gateway.filter.FilterExchanges.requestBody;
 import static io.infergate.gateway.filter.FilterExchanges.responseBody;
-import static io.infergate.gateway.model.ModelFixtures.lane;
-import static io.infergate.gateway.model.ModelFixtures.lanes;
-import static io.infergate.gateway.model.ModelFixtures.single;
-import static io.infergate.gateway.model.ModelFixtures.withFallbacks;
+import static io.infergate.routing.model.ModelFixtures.lane;
+import static io.infergate.routing.model.ModelFixtures.lanes;
+import static io.infergate.routing.model.ModelFixtures.single;
+import static io.infergate.routing.model.ModelFixtures.withFallbacks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ResolveModelFilterTests {
@@ -31,7 +32,7 @@ class ResolveModelFilterTests {
 
 	private final ModelCatalog catalog = catalog();
 
-	private final ResolveModelFilter filter = new ResolveModelFilter(catalog, ASSUMED_MAX_TOKENS);
+	private final ResolveModelFilter filter = new ResolveModelFilter(new InferenceEngine(catalog, null, null, null, ASSUMED_MAX_TOKENS));
 
 	private final ReadRequestFilter reader = new ReadRequestFilter(1 << 20);
 
@@ -167,24 +168,6 @@ class ResolveModelFilterTests {
 		assertThat(request.estimatedTotalTokens()).isZero();
 	}
 
-	@Test
-	void stickyKeysComeFromTheUserTheSessionOrTheApiKey() {
-		MockServerWebExchange exchange = FilterExchanges.onInferenceRoute(
-				MockServerHttpRequest.post("/v1/chat/completions")
-					.header(ResolveModelFilter.SESSION_HEADER, "s-9")
-					.body("{\"model\":\"m\",\"user\":\"u-1\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}"));
-		reader.filter(exchange, (e) -> Mono.empty()).block();
-		InferenceContext context = InferenceContext.find(exchange);
-
-		String anonymous = ResolveModelFilter.stickyKey(StickyBy.API_KEY, exchange, context);
-		context.caller(new Caller("team-a", "tenant-a", 0, 1.0));
-
-		assertThat(ResolveModelFilter.stickyKey(StickyBy.USER, exchange, context)).isEqualTo("u-1");
-		assertThat(ResolveModelFilter.stickyKey(StickyBy.SESSION, exchange, context)).isEqualTo("s-9");
-		assertThat(anonymous).isEqualTo(Caller.ANONYMOUS);
-		assertThat(ResolveModelFilter.stickyKey(StickyBy.API_KEY, exchange, context)).isEqualTo("team-a");
-		assertThat(ResolveModelFilter.stickyKey(StickyBy.NONE, exchange, context)).isNull();
-	}
 
 	/** The exchange as the read step leaves it. */
 	private MockServerWebExchange read(String json) {

@@ -12,7 +12,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.request.InferenceRequest;
@@ -31,7 +31,7 @@ class ServedByFilterTests {
 	void saysWhichPoolModelAndEndpointServedTheResponse() {
 		InferenceContext.of(exchange).fallbacks(new ModelFallbacks(List.of("chat")));
 
-		new ServedByFilter(true).filter(exchange, (e) -> respond(e, route("llama", "llama-8b"), primary)).block();
+		new ServedByFilter().filter(exchange, (e) -> respond(e, route("llama", "llama-8b"), primary)).block();
 
 		HttpHeaders headers = exchange.getResponse().getHeaders();
 		assertThat(headers.getFirst(ServedByFilter.POOL_HEADER)).isEqualTo("llama");
@@ -45,7 +45,7 @@ class ServedByFilterTests {
 		ModelFallbacks fallbacks = new ModelFallbacks(List.of("chat", "chat-large"));
 		InferenceContext.of(exchange).fallbacks(fallbacks);
 
-		new ServedByFilter(true).filter(exchange, (e) -> {
+		new ServedByFilter().filter(exchange, (e) -> {
 			dispatch(e, route("llama", "llama-8b")).dispatchTo(primary);
 			fallbacks.next();
 			return respond(e, route("llama-large", "llama-70b"), fallback);
@@ -60,7 +60,7 @@ class ServedByFilterTests {
 
 	@Test
 	void namesNoEndpointWhenNoneAnswered() {
-		new ServedByFilter(true).filter(exchange, (e) -> {
+		new ServedByFilter().filter(exchange, (e) -> {
 			dispatch(e, route("llama", "llama-8b"));
 			e.getResponse().setStatusCode(HttpStatus.SERVICE_UNAVAILABLE);
 			return e.getResponse().setComplete();
@@ -72,7 +72,7 @@ class ServedByFilterTests {
 
 	@Test
 	void saysNothingAboutARequestThatWasNeverDispatched() {
-		new ServedByFilter(true).filter(exchange, (e) -> {
+		new ServedByFilter().filter(exchange, (e) -> {
 			e.getResponse().setStatusCode(HttpStatus.NOT_FOUND);
 			return e.getResponse().setComplete();
 		}).block();
@@ -80,12 +80,6 @@ class ServedByFilterTests {
 		assertThat(exchange.getResponse().getHeaders().headerNames()).noneMatch((name) -> name.startsWith("x-infergate"));
 	}
 
-	@Test
-	void saysNothingWhenTurnedOff() {
-		new ServedByFilter(false).filter(exchange, (e) -> respond(e, route("llama", "llama-8b"), primary)).block();
-
-		assertThat(exchange.getResponse().getHeaders().headerNames()).noneMatch((name) -> name.startsWith("x-infergate"));
-	}
 
 	private static ModelRoute route(String pool, String targetModel) {
 		return new ModelRoute("chat", pool, targetModel, null);

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

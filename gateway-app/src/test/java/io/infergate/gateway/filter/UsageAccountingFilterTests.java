@@ -6,7 +6,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.model.ModelRoute;
+import io.infergate.routing.model.ModelRoute;
 import io.infergate.gateway.usage.UsageReadingResponse;
 import io.infergate.routing.request.InferenceRequest;
 

@@ -12,28 +12,27 @@ import org.springframework.cloud.client.loadbalancer.RequestDataContext;
 import org.springframework.cloud.client.loadbalancer.Response;
 import org.springframework.cloud.loadbalancer.core.ReactorServiceInstanceLoadBalancer;
 
-import io.infergate.routing.InferenceRouter;
-import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
 import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.request.InfergateAttributes;
 
 /**
- * The Spring Cloud LoadBalancer face of {@link InferenceRouter}, one per pool. It reads the request's
- * {@link Dispatch} from the exchange attributes, asks the router for an endpoint the request has not tried yet,
- * and counts the request in flight there. A request that did not come through the gateway's body parser has no
+ * The Spring Cloud LoadBalancer face of the {@link InferenceEngine}'s scheduling, one per pool. It reads the
+ * request's {@link Dispatch} from the exchange attributes and asks the engine to {@linkplain InferenceEngine#pick
+ * pick} an endpoint the request has not tried yet, where the engine counts it in flight. A request that did not come through the gateway's body parser has no
  * dispatch and gets no instance.
  */
 public class InfergateLoadBalancer implements ReactorServiceInstanceLoadBalancer {
 
 	private final String pool;
 
-	private final InferenceRouter router;
+	private final InferenceEngine engine;
 
-	public InfergateLoadBalancer(String pool, InferenceRouter router) {
+	public InfergateLoadBalancer(String pool, InferenceEngine engine) {
 		this.pool = pool;
-		this.router = router;
+		this.engine = engine;
 	}
 
 	@Override
@@ -51,13 +50,10 @@ public class InfergateLoadBalancer implements ReactorServiceInstanceLoadBalancer
 		if (attributes == null || !(attributes.get(InfergateAttributes.DISPATCH) instanceof Dispatch dispatch)) {
 			return new EmptyResponse();
 		}
-		RoutingOutcome outcome = router.route(dispatch.request(), dispatch.tried());
-		dispatch.recordOutcome(outcome);
-		if (!outcome.hasEndpoint()) {
+		Endpoint chosen = engine.pick(dispatch);
+		if (chosen == null) {
 			return new EmptyResponse();
 		}
-		Endpoint chosen = outcome.chosen();
-		dispatch.dispatchTo(chosen);
 		return new DefaultResponse(PoolInstanceSuppliers.toInstance(pool, chosen.id(), chosen.baseUri()));
 	}
 }

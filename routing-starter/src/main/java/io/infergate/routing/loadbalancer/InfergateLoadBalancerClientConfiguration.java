@@ -7,8 +7,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
+import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.pool.EndpointRegistry;
 
 /**
@@ -19,8 +19,8 @@ import io.infergate.routing.pool.EndpointRegistry;
 public class InfergateLoadBalancerClientConfiguration {
 
 	@Bean
-	ReactorServiceInstanceLoadBalancer infergateLoadBalancer(Environment environment, InferenceRouter router) {
-		return new InfergateLoadBalancer(poolName(environment), router);
+	ReactorServiceInstanceLoadBalancer infergateLoadBalancer(Environment environment, InferenceEngine engine) {
+		return new InfergateLoadBalancer(poolName(environment), engine);
 	}
 
 	@Bean

@@ -18,15 +18,20 @@ import io.infergate.bench.quality.workload.Workload.Arrival;
 import io.infergate.bench.quality.workload.Workload.Tenant;
 import io.infergate.bench.quality.workload.WorkloadRequests;
 import io.infergate.bench.quality.workload.WorkloadRequests.Conversation;
-import io.infergate.routing.InferenceRouter;
-import io.infergate.routing.RoutingOutcome;
+import io.infergate.routing.admission.Admission;
 import io.infergate.routing.admission.Caller;
+import io.infergate.routing.admission.TokenUsage;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
 import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.engine.InferenceEngine;
+import io.infergate.routing.engine.Resolution;
 import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.openai.InferenceApi;
+import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.openai.StreamOptions;
 import io.infergate.routing.flowcontrol.FlowDecision;
 import io.infergate.routing.flowcontrol.FlowTicket;
 import io.infergate.routing.flowcontrol.PoolFlowReport;
@@ -44,8 +49,10 @@ import io.infergate.sim.engine.MetricsSnapshot;
 import io.infergate.sim.engine.VirtualTimeEngine;
 
 /**
- * Replays one workload under one policy in virtual time: the real router picks a pod for every request, and one
- * simulated engine per pod serves it.
+ * Replays one workload under one policy in virtual time: the gateway's own
+ * {@link io.infergate.routing.engine.InferenceEngine} decides every request (model resolution, limits, flow control,
+ * scheduling, through the same facade the gateway's inference route calls), and one simulated engine per pod serves
+ * it.
  * <p>
  * A single-threaded discrete-event loop. Its queue holds arrivals and metric scrapes; the engines' own events are
  * their step ends. Each turn takes the earliest of the queue's head and the engines' next events, advances every
@@ -53,7 +60,11 @@ import io.infergate.sim.engine.VirtualTimeEngine;
  * at that instant. Steps due to start at an instant are started only when nothing else is queued for it, so requests
  * arriving at the same instant join the step that starts then, as the engine's time rules say.
  * <ul>
- * <li><b>Flow control</b> comes first, at the arrival instant: the gateway's {@link FlowController} (its
+ * <li><b>Model resolution and limits</b> come first, at the arrival instant: the request's model (the base model,
+ * or a LoRA adapter of it, as the simulated pool's {@code /v1/models} would list them) resolves to the pool, and the
+ * caller's limits are checked and reserved (none apply unless configured); a limited request counts as rejected,
+ * and a request ending settles its limits with the tokens the engine reports.</li>
+ * <li><b>Flow control</b> comes next: the gateway's {@link FlowController} (its
  * {@code infergate.flow-control.*} defaults unless the workload turns it on or off, the saturation detector reading
  * the scraped snapshots) dispatches the request at once, holds it, or answers 429. The caller is the request's
  * tenant (its name, priority and weight) or the anonymous one. While requests wait, the event loop sweeps the
@@ -449,14 +460,27 @@ public final class Replay {
 		Caller caller = (tenant != null) ? new Caller(tenant.name(), tenant.name(), tenant.priority(), tenant.weight())
 				: Caller.anonymous();
 		record.tenant = (tenant != null) ? tenant.name() : null;
-		InferenceRequest request = new InferenceRequest((adapter != null) ? adapter : MODEL, POOL, MODEL, adapter,
-				promptText, InferenceRequest.estimateTokens(promptText.length()), benchRequest.outputTokens(), true,
-				benchRequest.sessionKey(), caller.priority());
+		String model = (adapter != null) ? adapter : MODEL;
+		// the request as the gateway's parser would see it: a stream of the model, asking for its output tokens
+		ParsedRequest parsed = new ParsedRequest(model, -1, -1, true, benchRequest.outputTokens(), promptText,
+				InferenceRequest.estimateTokens(promptText.length()), null, StreamOptions.ABSENT);
 		Gateway gateway = gateways.get((int) (index % gateways.size()));
-		Arrived arrived = new Arrived(record, benchRequest, request, gateway, followUp);
+		InferenceEngine engine = gateway.engine;
+		if (!(engine.resolve(model, parsed, InferenceApi.Work.GENERATION, caller,
+				benchRequest.sessionKey()) instanceof Resolution.Routed routed)) {
+			turnedAway(record, followUp, false, now);
+			return;
+		}
+		InferenceRequest request = routed.request();
+		// the memory store of limits answers at once; a replay never configures the shared one
+		Admission admission = engine.limit(caller, request).toCompletableFuture().join();
+		if (admission != null && !admission.admitted()) {
+			turnedAway(record, followUp, true, now);
+			return;
+		}
+		Arrived arrived = new Arrived(record, benchRequest, request, gateway, followUp, admission);
 		// the prompt's characters stand for the body's bytes: only the queue's byte bounds read them
-		FlowTicket ticket = gateway.flowControl.enqueue(POOL, caller, request.estimatedTotalTokens(),
-				request.estimatedPromptTokens(), promptText.length(), null);
+		FlowTicket ticket = engine.enqueue(request, caller, promptText.length(), null);
 		CompletableFuture<FlowDecision> decision = ticket.decision();
 		if (decision.isDone()) {
 			decided(arrived, ticket, decision.join());
@@ -467,9 +491,23 @@ public final class Replay {
 		decision.thenAccept((decided) -> schedule(clock.nowMicros(), () -> decided(arrived, ticket, decided)));
 	}
 
-	/** A request that has arrived, waiting for flow control's decision. */
+	/** A request that has arrived, waiting for flow control's decision; {@code admission} is null with no limit. */
 	private record Arrived(RequestRecord record, BenchRequest benchRequest, InferenceRequest request,
-			Gateway gateway, FollowUp followUp) {
+			Gateway gateway, FollowUp followUp, Admission admission) {
+	}
+
+	/** A request refused before flow control: by its limits (a 429), or for a model nothing serves. */
+	private void turnedAway(RequestRecord record, FollowUp followUp, boolean limited, long now) {
+		if (limited) {
+			record.rejected = true;
+		}
+		else {
+			record.failed = true;
+			failed++;
+		}
+		ended++;
+		progress.requestEnded();
+		followUp.requestEnded(now);
 	}
 
 	private void decided(Arrived arrived, FlowTicket ticket, FlowDecision decision) {
@@ -477,6 +515,7 @@ public final class Replay {
 			route(arrived, ticket);
 			return;
 		}
+		settle(arrived.admission(), 0, 0);
 		long now = clock.nowMicros();
 		RequestRecord record = arrived.record();
 		if (decision.outcome().status() == 429) {
@@ -503,13 +542,16 @@ public final class Replay {
 		routedPromptTokens = promptTokens;
 		routedAdapter = adapter;
 		long startNanos = System.nanoTime();
-		RoutingOutcome outcome = arrived.gateway().router.route(request, List.of());
+		Dispatch dispatch = arrived.gateway().engine.dispatch(request);
+		Endpoint chosen = arrived.gateway().engine.pick(dispatch);
 		record.schedulerNanos = System.nanoTime() - startNanos;
 		routedPromptTokens = null;
-		Pod pod = outcome.hasEndpoint() ? podsByEndpoint.get(outcome.chosen()) : null;
+		Pod pod = (chosen != null) ? podsByEndpoint.get(chosen) : null;
 		if (pod == null
 				|| pod.engine.rejectionReason(promptTokens.length, benchRequest.outputTokens(), adapter) != null) {
+			dispatch.finish();
 			ticket.release(-1);
+			settle(arrived.admission(), 0, 0);
 			record.failed = true;
 			failed++;
 			ended++;
@@ -518,14 +560,20 @@ public final class Replay {
 			return;
 		}
 		record.pod = pod.index;
-		Dispatch dispatch = new Dispatch(request);
-		dispatch.dispatchTo(outcome.chosen());
 		// A pod can be 1 µs ahead only after zero-time steps started at this instant.
 		pod.engine.submit(Math.max(now, pod.engine.nowMicros()), new EngineRequest(promptTokens, adapter,
-				benchRequest.outputTokens(), new Sent(record, dispatch, ticket, arrived.followUp())));
+				benchRequest.outputTokens(), new Sent(record, dispatch, ticket, arrived.admission(), arrived.followUp())));
 	}
 
-	private record Sent(RequestRecord record, Dispatch dispatch, FlowTicket ticket, FollowUp followUp) {
+	private record Sent(RequestRecord record, Dispatch dispatch, FlowTicket ticket, Admission admission,
+			FollowUp followUp) {
+	}
+
+	/** Settles a request's limits with the tokens it used, as the gateway does when its response ends. */
+	private static void settle(Admission admission, long promptTokens, long outputTokens) {
+		if (admission != null) {
+			admission.complete(new TokenUsage(promptTokens, outputTokens, true));
+		}
 	}
 
 	/** Σ over pods of prefix-cache query tokens, hit tokens and preemptions. */
@@ -570,7 +618,7 @@ public final class Replay {
 
 		final RoutingContext context;
 
-		final InferenceRouter router;
+		final InferenceEngine engine;
 
 		final List<Endpoint> endpoints;
 
@@ -592,8 +640,8 @@ public final class Replay {
 					workload.seed() * 31 + PICKER + REPLICA_SEED_STRIDE * index);
 			this.context = RoutingContext.start(clock, registry, new EngineCacheOracle(), pickerRandom,
 					workload.flowControl());
-			this.router = context.router();
-			this.flowControl = context.flowController();
+			this.engine = context.engine();
+			this.flowControl = engine.flowControl();
 			this.sweepIntervalMicros = flowControl.properties().sweepInterval().toNanos() / 1000;
 			registry.sync(POOL, uris);
 			this.endpoints = registry.pool(POOL).endpoints();
@@ -680,6 +728,7 @@ public final class Replay {
 			sent.dispatch.finish();
 			// the tokens the response reports, as the gateway charges them to the tenant
 			sent.ticket.release(request.numPromptTokens() + request.numOutputTokens());
+			settle(sent.admission, request.numPromptTokens(), request.numOutputTokens());
 			completed++;
 			ended++;
 			progress.requestEnded();

@@ -9,16 +9,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
-import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.PrefixIndex;
-import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
-import io.infergate.routing.scheduling.decision.DecisionRecorder;
 import io.infergate.routing.scheduling.scorer.PrecisePrefixScorer;
 
 import org.springframework.boot.Banner;
@@ -31,8 +28,9 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ClassPathResource;
 
 /**
- * A Spring context holding the real scheduler for one replay, built as a {@code SpringApplication} so that the
- * shipped profiles load exactly as in the gateway, and the {@link InferenceRouter} over it. Every replay gets a fresh
+ * A Spring context holding the gateway's {@link InferenceEngine} for one replay, built as a
+ * {@code SpringApplication} so that the shipped profiles and the engine's auto-configuration load exactly as in the
+ * gateway. Every replay gets a fresh
  * context, so plugins with memory (prefix index, sessions, round-robin turns) start empty, and each gateway replica of
  * a replay has its own.
  */
@@ -42,11 +40,11 @@ final class RoutingContext implements AutoCloseable {
 
 	private final ConfigurableApplicationContext context;
 
-	private final InferenceRouter router;
+	private final InferenceEngine engine;
 
-	private RoutingContext(ConfigurableApplicationContext context, InferenceRouter router) {
+	private RoutingContext(ConfigurableApplicationContext context, InferenceEngine engine) {
 		this.context = context;
-		this.router = router;
+		this.engine = engine;
 	}
 
 	/**
@@ -70,12 +68,11 @@ final class RoutingContext implements AutoCloseable {
 				generic.registerBean(Clock.class, () -> clock);
 				generic.registerBean(EndpointRegistry.class, () -> registry);
 				generic.registerBean(PrefixCacheOracle.class, () -> oracle);
+				generic.registerBean(RandomGenerator.class, () -> random);
 				benchProfiles.forEach(applicationContext.getEnvironment().getPropertySources()::addLast);
 			})
 			.run();
-		InferenceRouter router = new InferenceRouter(registry, context.getBean(SchedulingProfiles.class),
-				context.getBean(Scheduler.class), context.getBean(DecisionRecorder.class), clock, () -> random);
-		return new RoutingContext(context, router);
+		return new RoutingContext(context, context.getBean(InferenceEngine.class));
 	}
 
 	/** The names of every profile a replay can run: the shipped ones and the bench's own. */
@@ -94,13 +91,9 @@ final class RoutingContext implements AutoCloseable {
 		}
 	}
 
-	InferenceRouter router() {
-		return router;
-	}
-
-	/** The gateway's flow control, {@code infergate.flow-control.*}; with it off, every request passes at once. */
-	FlowController flowController() {
-		return context.getBean(FlowController.class);
+	/** The gateway's engine: model routing, limits, flow control and scheduling, as the gateway decides. */
+	InferenceEngine engine() {
+		return engine;
 	}
 
 	/** The prefix index every prefix-reading plugin of this context shares. */

@@ -1,0 +1,93 @@
+package io.infergate.gateway;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
+import org.springframework.cloud.gateway.route.Route;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.infergate.gateway.filter.AuthenticateFilter;
+import io.infergate.gateway.filter.AuthorizeModelFilter;
+import io.infergate.gateway.filter.CircuitOutcomeFilter;
+import io.infergate.gateway.filter.DispatchFilter;
+import io.infergate.gateway.filter.FlowControlFilter;
+import io.infergate.gateway.filter.InferenceRoute;
+import io.infergate.gateway.filter.ModelFallbackFilter;
+import io.infergate.gateway.filter.ObserveFilter;
+import io.infergate.gateway.filter.PoolRouteFilter;
+import io.infergate.gateway.filter.ReadRequestFilter;
+import io.infergate.gateway.filter.ResolveModelFilter;
+import io.infergate.gateway.filter.ServedByFilter;
+import io.infergate.gateway.filter.UpstreamRetryFilter;
+import io.infergate.gateway.filter.UsageAccountingFilter;
+import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.SimulatedPodsTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The inference route carries its steps in the order {@link InferenceRoute} lists them, and leaves out a step whose
+ * configuration turns it off: here the served-by headers, and the limits (no key is required and no limit is
+ * configured), while circuits are on by default.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "management.server.port=0", "infergate.demo.enabled=false",
+				"infergate.gateway.served-by-headers=false" })
+class InferenceRouteTests extends SimulatedPodsTest {
+
+	@Autowired
+	RouteLocator routes;
+
+	@DynamicPropertySource
+	static void pools(DynamicPropertyRegistry registry) {
+		registry.add("infergate.pools.p.endpoints", () -> sims.start("llama").baseUrl());
+	}
+
+	@BeforeEach
+	void ready() {
+		awaitReady("p");
+	}
+
+	@Test
+	void theStepsAreTheRoutesFiltersInOrderWithoutTheStepsConfigurationTurnsOff() {
+		Route route = routes.getRoutes()
+			.filter((candidate) -> candidate.getId().equals(InferenceRoute.ID))
+			.blockFirst(Duration.ofSeconds(5));
+
+		assertThat(route).isNotNull();
+		List<GatewayFilter> filters = route.getFilters();
+		assertThat(filters).allMatch(OrderedGatewayFilter.class::isInstance);
+		assertThat(filters.stream().<Class<?>>map((filter) -> ((OrderedGatewayFilter) filter).getDelegate().getClass()))
+			.containsExactly(ObserveFilter.class, AuthenticateFilter.class, ReadRequestFilter.class,
+					AuthorizeModelFilter.class, ModelFallbackFilter.class, ResolveModelFilter.class,
+					FlowControlFilter.class, UsageAccountingFilter.class, DispatchFilter.class,
+					UpstreamRetryFilter.class, CircuitOutcomeFilter.class, PoolRouteFilter.class);
+		assertThat(filters.stream().mapToInt((filter) -> ((OrderedGatewayFilter) filter).getOrder()))
+			.isSorted();
+	}
+
+	@Test
+	void aResponseSaysNothingOfWhatServedItWhenTheHeadersAreOff() {
+		HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(url("/v1/chat/completions")))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(Http.chat("llama", "hello", false, 4)))
+			.build());
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue(ServedByFilter.ENDPOINT_HEADER)).isEmpty();
+		assertThat(response.headers().firstValue(ServedByFilter.POOL_HEADER)).isEmpty();
+		assertThat(response.headers().firstValue(ServedByFilter.MODEL_HEADER)).isEmpty();
+	}
+}

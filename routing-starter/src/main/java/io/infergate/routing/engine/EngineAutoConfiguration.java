@@ -1,0 +1,149 @@
+package io.infergate.routing.engine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+import io.infergate.routing.InferenceRouter;
+import io.infergate.routing.actuate.InferenceModelsContributor;
+import io.infergate.routing.admission.FailoverRateLimitStore;
+import io.infergate.routing.admission.Limits;
+import io.infergate.routing.admission.MemoryRateLimitStore;
+import io.infergate.routing.admission.RateLimitPolicy;
+import io.infergate.routing.admission.RateLimitProperties;
+import io.infergate.routing.admission.RateLimitStore;
+import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.admission.RedisRateLimitStore;
+import io.infergate.routing.admission.TenantMeters;
+import io.infergate.routing.auth.AdmissionConfigurationCheck;
+import io.infergate.routing.auth.ApiKeys;
+import io.infergate.routing.auth.AuthProperties;
+import io.infergate.routing.autoconfigure.RoutingAutoConfiguration;
+import io.infergate.routing.config.ConfigurationCheck;
+import io.infergate.routing.config.InvalidConfigurationException;
+import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.model.ConfiguredModels;
+import io.infergate.routing.model.ModelCatalog;
+import io.infergate.routing.model.ModelProperties;
+import io.infergate.routing.model.ServedModelRoutes;
+import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.redis.SharedRedisClient;
+
+/**
+ * The {@link InferenceEngine} and what it decides with: the configured models, API keys and tenants, and the limits
+ * of each (their policy, their store, memory or Redis). Every configuration check passes before any of these is
+ * created, and the gateway does not start until then.
+ */
+@AutoConfiguration(after = RoutingAutoConfiguration.class)
+@EnableConfigurationProperties({ ModelProperties.class, AuthProperties.class, RateLimitProperties.class })
+public class EngineAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(EngineAutoConfiguration.class);
+
+	/** Checked with the pools before any pool is created: see {@link ConfigurationCheck}. */
+	@Bean
+	ConfiguredModels configuredModels(ModelProperties models, PoolProperties pools) {
+		return new ConfiguredModels(models, pools.getPools().keySet());
+	}
+
+	@Bean
+	InferenceModelsContributor inferenceModelsContributor(ConfiguredModels models) {
+		return models::report;
+	}
+
+	/** @param served what the pools' endpoints serve; the gateway asks them, the bench knows its own */
+	@Bean
+	ModelCatalog modelCatalog(ConfiguredModels models, ObjectProvider<ServedModelRoutes> served) {
+		return new ModelCatalog(models, served.getIfAvailable(() -> ServedModelRoutes.NONE));
+	}
+
+	@Bean
+	AdmissionConfigurationCheck admissionConfigurationCheck(AuthProperties auth, RateLimitProperties rateLimits,
+			ModelProperties models, PoolProperties pools) {
+		return new AdmissionConfigurationCheck(auth, rateLimits, models, pools);
+	}
+
+	/** Created once every configuration check passes, whichever bean asks first. */
+	@Bean
+	ApiKeys apiKeys(AuthProperties auth, ObjectProvider<ConfigurationCheck> checks) {
+		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
+		if (auth.isEnabled()) {
+			logger.info("API keys are required: " + auth.getKeys().size() + " keys " + auth.getKeys().keySet());
+		}
+		return new ApiKeys(auth);
+	}
+
+	/** The limits of every key, key × model, tenant and model, and the default, in one policy. */
+	@Bean
+	RateLimitPolicy rateLimitPolicy(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,
+			ObjectProvider<ConfigurationCheck> checks) {
+		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
+		Map<String, RateLimitPolicy.KeyLimits> keys = new LinkedHashMap<>();
+		auth.getKeys().forEach((id, key) -> keys.put(id, new RateLimitPolicy.KeyLimits(
+				(key.getTenant() != null && !key.getTenant().isBlank()) ? key.getTenant() : id, key.getLimits(),
+				key.getModelLimits())));
+		Map<String, Limits> tenants = new LinkedHashMap<>();
+		auth.getTenants().forEach((name, tenant) -> {
+			if (tenant != null && tenant.getLimits() != null) {
+				tenants.put(name, tenant.getLimits());
+			}
+		});
+		Map<String, Limits> modelLimits = new LinkedHashMap<>();
+		models.getModels().forEach((name, model) -> {
+			if (model.getLimits() != null) {
+				modelLimits.put(name, model.getLimits());
+			}
+		});
+		return new RateLimitPolicy(keys, tenants, modelLimits, rateLimits.getDefaultLimits());
+	}
+
+	@Bean
+	TenantMeters tenantMeters(ObjectProvider<MeterRegistry> registry) {
+		return new TenantMeters(registry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	@Bean
+	RateLimitStore rateLimitStore(RateLimitProperties properties, ObjectProvider<SharedRedisClient> sharedRedis,
+			ObjectProvider<MeterRegistry> registry) {
+		MemoryRateLimitStore memory = new MemoryRateLimitStore(properties.getParallelRetryAfter());
+		if (properties.getStore() == RateLimitProperties.Store.MEMORY) {
+			return memory;
+		}
+		SharedRedisClient client = sharedRedis.getObject();
+		logger.info("Rate limits are shared through Redis at " + client.address() + "; on-store-failure: "
+				+ properties.getOnStoreFailure().configName());
+		RedisRateLimitStore redis = new RedisRateLimitStore(client, properties.getRedisTimeout(),
+				properties.getRedisKeyPrefix(), properties.getLeaseTimeout(), properties.getParallelRetryAfter(),
+				properties.getRedisAllowance());
+		return new FailoverRateLimitStore(redis, memory, properties.getOnStoreFailure(),
+				registry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	@Bean
+	RateLimiter rateLimiter(RateLimitPolicy policy, RateLimitStore store, TenantMeters meters) {
+		return new RateLimiter(policy, store, meters);
+	}
+
+	/**
+	 * Limits are checked when keys are required or any limit is configured; otherwise (the default, and demo mode)
+	 * every request passes untouched.
+	 */
+	@Bean
+	InferenceEngine inferenceEngine(ModelCatalog models, RateLimiter limiter, ApiKeys keys,
+			FlowController flowControl, InferenceRouter router,
+			@Value("${infergate.gateway.assumed-max-tokens:" + InferenceEngine.DEFAULT_ASSUMED_MAX_TOKENS
+					+ "}") int assumedMaxTokens) {
+		boolean limitsActive = keys.enabled() || limiter.policy().limitsAnything();
+		return new InferenceEngine(models, limitsActive ? limiter : null, flowControl, router, assumedMaxTokens);
+	}
+}

@@ -1,0 +1,189 @@
+package io.infergate.routing.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import io.infergate.routing.InferenceRouter;
+import io.infergate.routing.RoutingOutcome;
+import io.infergate.routing.admission.Admission;
+import io.infergate.routing.admission.Caller;
+import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.flowcontrol.FlowTicket;
+import io.infergate.routing.model.ConfiguredModel;
+import io.infergate.routing.model.ModelCatalog;
+import io.infergate.routing.model.ModelRoute;
+import io.infergate.routing.model.StickyBy;
+import io.infergate.routing.openai.InferenceApi;
+import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.request.InferenceRequest;
+
+/**
+ * Every decision about an inference request, behind one facade with no web types. An adapter (the gateway's
+ * inference route, the bench harness) hands it a parsed request and its caller, then carries out what it says:
+ * <ol>
+ * <li>{@link #attemptOrder}: the models a request for a model tries, itself then its fallbacks;</li>
+ * <li>{@link #resolve}: the model being tried, resolved to a pool, a target model and an adapter (alias, weighted
+ * split kept per caller by {@code sticky-by}, lane by size), and what the later steps are told of the request;</li>
+ * <li>{@link #limit}: the caller's limits for that model, checked and reserved; the returned {@link Admission}
+ * settles them with the tokens used ({@link Admission#complete});</li>
+ * <li>{@link #enqueue}: flow control, which dispatches the request at once, queues it while the pool is saturated,
+ * or sheds it; the {@link FlowTicket} holds the pool's capacity until it is {@linkplain FlowTicket#release released};
+ * </li>
+ * <li>{@link #dispatch} and {@link #pick}: scheduling, once per attempt on an endpoint, never on an endpoint the
+ * request already failed on; the {@link Dispatch} counts the request in flight until it
+ * {@linkplain Dispatch#finish finishes}.</li>
+ * </ol>
+ * Each step is a call of its own because the adapter acts between them (writes a limited caller's headers, waits
+ * for the queue without holding a thread, retries another endpoint after a failure before the first byte).
+ */
+public final class InferenceEngine {
+
+	/** Tokens a generation is assumed to produce when it sets no {@code max_tokens}. */
+	public static final int DEFAULT_ASSUMED_MAX_TOKENS = 256;
+
+	private static final CompletionStage<Admission> UNLIMITED = CompletableFuture.completedFuture(null);
+
+	private final ModelCatalog models;
+
+	private final RateLimiter limiter;
+
+	private final boolean limitsActive;
+
+	private final FlowController flowControl;
+
+	private final InferenceRouter router;
+
+	private final int assumedMaxTokens;
+
+	/**
+	 * @param limiter the caller's limits, or {@code null} when no limit applies to anyone
+	 * @param assumedMaxTokens tokens a generation is assumed to produce when it sets no {@code max_tokens}
+	 */
+	public InferenceEngine(ModelCatalog models, RateLimiter limiter, FlowController flowControl,
+			InferenceRouter router, int assumedMaxTokens) {
+		this.models = models;
+		this.limiter = limiter;
+		this.limitsActive = limiter != null;
+		this.flowControl = flowControl;
+		this.router = router;
+		this.assumedMaxTokens = assumedMaxTokens;
+	}
+
+	public ModelCatalog models() {
+		return models;
+	}
+
+	public FlowController flowControl() {
+		return flowControl;
+	}
+
+	/** The models a request for {@code model} tries, in order: itself, then its fallbacks. */
+	public List<String> attemptOrder(String model) {
+		return models.attemptOrder(model);
+	}
+
+	/**
+	 * Resolves {@code model} (the client's, or a fallback being tried) for a request.
+	 * <p>
+	 * What the later steps are told depends on the API's work: a generation counts its prompt estimate and its
+	 * {@code max_tokens} (or the assumed default) and carries its prompt for prefix affinity; an encoding
+	 * (embeddings, rerank, score) counts its input and carries no prompt; a tokenizer call counts nothing. Lanes
+	 * compare the same total.
+	 *
+	 * @param sessionKey the client's session ({@code x-session-id}, else the body's {@code user}), or {@code null}
+	 */
+	public Resolution resolve(String model, ParsedRequest parsed, InferenceApi.Work work, Caller caller,
+			String sessionKey) {
+		int promptTokens = (work == InferenceApi.Work.TOKENIZER) ? 0 : parsed.inputTokens();
+		int maxTokens = (work != InferenceApi.Work.GENERATION) ? 0
+				: (parsed.maxTokens() != null) ? parsed.maxTokens() : assumedMaxTokens;
+		long tokens = (long) promptTokens + maxTokens;
+		ModelRoute route;
+		ConfiguredModel configured = models.configured(model);
+		if (configured != null) {
+			route = configured.route(stickyKey(configured.stickyBy(), parsed, caller, sessionKey), tokens);
+			if (route == null) {
+				return new Resolution.NoLaneFits(model, tokens, configured.largestRequestTokens());
+			}
+		}
+		else {
+			route = models.served(model);
+			if (route == null) {
+				return new Resolution.UnknownModel(model, models.suggestionsFor(model));
+			}
+		}
+		String promptText = (work == InferenceApi.Work.GENERATION) ? parsed.promptText() : "";
+		return new Resolution.Routed(route, new InferenceRequest(route.model(), route.pool(), route.targetModel(),
+				route.adapter(), promptText, promptTokens, maxTokens, parsed.stream(), sessionKey, caller.priority()));
+	}
+
+	/** Counts a fallback taken from {@code model}, for {@code /actuator/inference}. */
+	public void fallbackTaken(String model) {
+		ConfiguredModel configured = models.configured(model);
+		if (configured != null) {
+			configured.countFallbackTaken();
+		}
+	}
+
+	/** Whether any limit applies to anyone; if not, {@link #limit} admits every request with no admission. */
+	public boolean limitsActive() {
+		return limitsActive;
+	}
+
+	/**
+	 * Checks and reserves {@code caller}'s limits for the request's model: its estimated prompt tokens plus its
+	 * {@code max_tokens}. Completes with {@code null} when no limit applies to anyone.
+	 */
+	public CompletionStage<Admission> limit(Caller caller, InferenceRequest request) {
+		return limitsActive ? limiter.admit(caller, request.requestedModel(), request.estimatedTotalTokens())
+				: UNLIMITED;
+	}
+
+	/**
+	 * Hands the request to flow control for its pool.
+	 *
+	 * @param bodyBytes the request body's size, which the pool's queue bounds in bytes
+	 * @param ttl how long the client lets it wait, or {@code null} for the configured default
+	 */
+	public FlowTicket enqueue(InferenceRequest request, Caller caller, long bodyBytes, Duration ttl) {
+		return flowControl.enqueue(request.pool(), caller, request.estimatedTotalTokens(),
+				request.estimatedPromptTokens(), bodyBytes, ttl);
+	}
+
+	/** Opens the request's dispatch for the model being tried: the endpoints it tries, the one it is in flight on. */
+	public Dispatch dispatch(InferenceRequest request) {
+		return new Dispatch(request);
+	}
+
+	/**
+	 * Schedules one attempt of {@code dispatch}: runs the pool's scheduling profile over its ready endpoints, never
+	 * one the request already tried, records the decision, and counts the request in flight on the endpoint
+	 * chosen.
+	 *
+	 * @return the endpoint chosen, or {@code null} when none can serve (the outcome, in the dispatch, says why)
+	 */
+	public Endpoint pick(Dispatch dispatch) {
+		RoutingOutcome outcome = router.route(dispatch.request(), dispatch.tried());
+		dispatch.recordOutcome(outcome);
+		if (!outcome.hasEndpoint()) {
+			return null;
+		}
+		Endpoint chosen = outcome.chosen();
+		dispatch.dispatchTo(chosen);
+		return chosen;
+	}
+
+	static String stickyKey(StickyBy stickyBy, ParsedRequest parsed, Caller caller, String sessionKey) {
+		return switch (stickyBy) {
+			case USER -> parsed.user();
+			case SESSION -> sessionKey;
+			case API_KEY -> caller.keyId();
+			case NONE -> null;
+		};
+	}
+}
