@@ -452,7 +452,7 @@
       el('td', { class: 'mono', text: change.whatIf.join(' or ') }))));
   }
 
-  // ---- profiles, models, tenants, admission --------------------------------------------------------------------
+  // ---- profiles, models, tenants, flow control --------------------------------------------------------------------
 
   function renderProfiles() {
     const { profiles, poolProfiles } = state.config;
@@ -489,13 +489,13 @@
       }))));
   }
 
-  function renderAdmission(queues) {
-    $('#admission-section').hidden = !queues;
+  function renderFlowControl(queues) {
+    $('#flow-control-section').hidden = !queues;
     if (!queues) return;
     const figureNames = [...new Set(queues.flatMap((queue) => Object.keys(queue.figures || {})))];
-    $('#admission thead').replaceChildren(el('tr', {}, el('th', { text: 'queue' }), el('th', { class: 'num', text: 'waiting' }),
+    $('#flow-control thead').replaceChildren(el('tr', {}, el('th', { text: 'queue' }), el('th', { class: 'num', text: 'waiting' }),
       ...figureNames.map((name) => el('th', { class: 'num', text: name }))));
-    $('#admission tbody').replaceChildren(...queues.map((queue) => el('tr', {},
+    $('#flow-control tbody').replaceChildren(...queues.map((queue) => el('tr', {},
       el('td', { text: queue.name }), el('td', { class: 'num', text: queue.waiting }),
       ...figureNames.map((name) => el('td', { class: 'num', text: queue.figures[name] ?? '–' })))));
   }
@@ -508,7 +508,7 @@
     addDecisions(snapshot.decisions, !first);
     renderModels(snapshot.models);
     renderTenants(snapshot.tenants);
-    renderAdmission(snapshot.admission);
+    renderFlowControl(snapshot.flowControl);
   }
 
   async function loadBacklog() {

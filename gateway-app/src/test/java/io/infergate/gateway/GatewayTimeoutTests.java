@@ -19,7 +19,7 @@ import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import io.infergate.gateway.filter.InferenceRoute;
+import io.infergate.gateway.route.InferenceRoute;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPodsTest;
 import io.infergate.gateway.support.Sims;

@@ -27,10 +27,10 @@ import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.routing.auth.ApiKeyHash;
-import io.infergate.gateway.filter.InferenceRoute;
+import io.infergate.gateway.route.InferenceRoute;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.Sims;
-import io.infergate.routing.admission.RedisServer;
+import io.infergate.routing.limits.RedisServer;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.sim.SimulatedModelServer;

@@ -18,7 +18,7 @@ import io.infergate.admin.snapshot.EndpointHistory;
 import io.infergate.admin.snapshot.HistorySampler;
 import io.infergate.admin.snapshot.SnapshotAssembler;
 import io.infergate.admin.snapshot.SnapshotFeed;
-import io.infergate.admin.source.AdmissionQueueSource;
+import io.infergate.admin.source.FlowControlQueueSource;
 import io.infergate.admin.source.CircuitStateSource;
 import io.infergate.admin.source.ModelCatalogSource;
 import io.infergate.admin.source.TenantUsageSource;
@@ -66,10 +66,10 @@ public class DashboardAutoConfiguration {
 	SnapshotAssembler dashboardSnapshotAssembler(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, EndpointHistory history, Clock clock,
 			ObjectProvider<ModelCatalogSource> models, ObjectProvider<TenantUsageSource> tenants,
-			ObjectProvider<AdmissionQueueSource> admission, ObjectProvider<CircuitStateSource> circuits) {
+			ObjectProvider<FlowControlQueueSource> flowControl, ObjectProvider<CircuitStateSource> circuits) {
 		return new SnapshotAssembler(registry, profiles, decisions, saturation, history, clock,
 				new SnapshotAssembler.Sources(models.getIfAvailable(), tenants.getIfAvailable(),
-						admission.getIfAvailable(), circuits.getIfAvailable()));
+						flowControl.getIfAvailable(), circuits.getIfAvailable()));
 	}
 
 	@Bean

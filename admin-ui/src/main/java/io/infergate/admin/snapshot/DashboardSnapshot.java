@@ -3,7 +3,7 @@ package io.infergate.admin.snapshot;
 import java.util.List;
 import java.util.Map;
 
-import io.infergate.admin.source.AdmissionQueueSource.AdmissionQueue;
+import io.infergate.admin.source.FlowControlQueueSource.FlowControlQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
 import io.infergate.admin.source.TenantUsageSource.TenantUsage;
 
@@ -17,10 +17,10 @@ import io.infergate.admin.source.TenantUsageSource.TenantUsage;
  * @param decisions the decisions recorded since the previous tick, newest first
  * @param models the models and their targets, or {@code null}
  * @param tenants each tenant's usage against its limits, or {@code null}
- * @param admission the admission queues, or {@code null}
+ * @param flowControl the flow-control queues, or {@code null}
  */
 public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<DecisionView> decisions,
-		List<ModelView> models, List<TenantUsage> tenants, List<AdmissionQueue> admission) {
+		List<ModelView> models, List<TenantUsage> tenants, List<FlowControlQueue> flowControl) {
 
 	/**
 	 * One pool.

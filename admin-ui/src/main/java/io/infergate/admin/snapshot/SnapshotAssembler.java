@@ -10,7 +10,7 @@ import io.infergate.admin.snapshot.DashboardSnapshot.EndpointView;
 import io.infergate.admin.snapshot.DashboardSnapshot.FilteredView;
 import io.infergate.admin.snapshot.DashboardSnapshot.MetricsView;
 import io.infergate.admin.snapshot.DashboardSnapshot.PoolView;
-import io.infergate.admin.source.AdmissionQueueSource;
+import io.infergate.admin.source.FlowControlQueueSource;
 import io.infergate.admin.source.CircuitStateSource;
 import io.infergate.admin.source.ModelCatalogSource;
 import io.infergate.admin.source.TenantUsageSource;
@@ -70,7 +70,7 @@ public final class SnapshotAssembler {
 		return new DashboardSnapshot(now, pools(now), views(fresh),
 				(sources.models() != null) ? sources.models().models() : null,
 				(sources.tenants() != null) ? sources.tenants().tenants() : null,
-				(sources.admission() != null) ? sources.admission().queues() : null);
+				(sources.flowControl() != null) ? sources.flowControl().queues() : null);
 	}
 
 	/** Every kept decision, newest first. */
@@ -142,10 +142,10 @@ public final class SnapshotAssembler {
 	 *
 	 * @param models the models and their targets
 	 * @param tenants tenants' usage against their limits
-	 * @param admission the admission queues
+	 * @param flowControl the flow-control queues
 	 * @param circuits each endpoint's circuit state
 	 */
-	public record Sources(ModelCatalogSource models, TenantUsageSource tenants, AdmissionQueueSource admission,
+	public record Sources(ModelCatalogSource models, TenantUsageSource tenants, FlowControlQueueSource flowControl,
 			CircuitStateSource circuits) {
 
 		public static Sources none() {

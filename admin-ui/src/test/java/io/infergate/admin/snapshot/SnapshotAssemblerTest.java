@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-import io.infergate.admin.source.AdmissionQueueSource.AdmissionQueue;
+import io.infergate.admin.source.FlowControlQueueSource.FlowControlQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
 import io.infergate.admin.source.ModelCatalogSource.Target;
 import io.infergate.admin.source.TenantUsageSource.LimitUsage;
@@ -70,7 +70,7 @@ class SnapshotAssemblerTest {
 		assertThat(json).contains("\"pools\"")
 			.doesNotContain("\"models\"")
 			.doesNotContain("\"tenants\"")
-			.doesNotContain("\"admission\"")
+			.doesNotContain("\"flowControl\"")
 			.doesNotContain("\"circuit\"");
 	}
 
@@ -79,7 +79,7 @@ class SnapshotAssemblerTest {
 		SnapshotAssembler assembler = assembler(new SnapshotAssembler.Sources(
 				() -> List.of(new ModelView("chat", "configured", List.of(new Target("p", "llama", null, null)))),
 				() -> List.of(new TenantUsage("team-a", List.of(new LimitUsage("rpm", 600, 42)))),
-				() -> List.of(new AdmissionQueue("p", 3, Map.of("rejected", 1))),
+				() -> List.of(new FlowControlQueue("p", 3, Map.of("rejected", 1))),
 				(pool, endpoint) -> endpoint.endsWith(":8001") ? "open" : "closed"));
 
 		DashboardSnapshot snapshot = assembler.next();
@@ -87,7 +87,7 @@ class SnapshotAssemblerTest {
 		assertThat(snapshot.models()).extracting(ModelView::name).containsExactly("chat");
 		assertThat(snapshot.tenants()).singleElement()
 			.satisfies((tenant) -> assertThat(tenant.limits()).containsExactly(new LimitUsage("rpm", 600, 42)));
-		assertThat(snapshot.admission()).extracting(AdmissionQueue::waiting).containsExactly(3);
+		assertThat(snapshot.flowControl()).extracting(FlowControlQueue::waiting).containsExactly(3);
 		assertThat(snapshot.pools().get(0).endpoints()).extracting(DashboardSnapshot.EndpointView::circuit)
 			.containsExactly("closed", "open");
 	}

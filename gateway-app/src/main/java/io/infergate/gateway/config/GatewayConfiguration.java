@@ -18,11 +18,11 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 import io.infergate.gateway.error.OpenAiErrorWebExceptionHandler;
 import io.infergate.gateway.error.RefusedRequestHeadHandler;
-import io.infergate.gateway.filter.ForwardedHeadersFilter;
-import io.infergate.gateway.filter.InferenceHeadersFilters;
-import io.infergate.gateway.filter.PoolTimeouts;
-import io.infergate.gateway.filter.PoolTimeoutsCheck;
-import io.infergate.gateway.filter.UpstreamCredentialHeadersFilter;
+import io.infergate.gateway.route.ForwardedHeadersFilter;
+import io.infergate.gateway.route.InferenceHeadersFilters;
+import io.infergate.gateway.route.PoolTimeouts;
+import io.infergate.gateway.route.PoolTimeoutsCheck;
+import io.infergate.gateway.route.UpstreamCredentialHeadersFilter;
 import io.infergate.gateway.loadbalancer.InferenceLoadBalancerClientFilter;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
@@ -32,7 +32,7 @@ import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 
 /**
- * What the inference route ({@link io.infergate.gateway.filter.InferenceRoute}) relies on around it: the models the
+ * What the inference route ({@link io.infergate.gateway.route.InferenceRoute}) relies on around it: the models the
  * pools serve and {@code /v1/models}, the headers forwarded upstream, per-pool timeouts, the load balancer that asks
  * the engine, OpenAI-style errors, and the refusal of oversized request heads.
  */

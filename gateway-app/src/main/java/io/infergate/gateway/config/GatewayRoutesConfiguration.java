@@ -10,7 +10,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 import io.infergate.gateway.model.ModelsHandler;
 
-/** {@code /v1/models}; the inference route is {@link io.infergate.gateway.filter.InferenceRoute}. */
+/** {@code /v1/models}; the inference route is {@link io.infergate.gateway.route.InferenceRoute}. */
 @Configuration(proxyBeanMethods = false)
 public class GatewayRoutesConfiguration {
 

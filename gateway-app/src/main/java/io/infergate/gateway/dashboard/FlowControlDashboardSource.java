@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.infergate.admin.source.AdmissionQueueSource;
+import io.infergate.admin.source.FlowControlQueueSource;
 import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.flowcontrol.PoolFlowReport;
 
@@ -13,7 +13,7 @@ import io.infergate.routing.flowcontrol.PoolFlowReport;
  * The dashboard's admission section: one queue per pool that flow control has seen, with its waiting requests,
  * what it has dispatched that has not ended, and the waiting requests of each priority band.
  */
-public class FlowControlDashboardSource implements AdmissionQueueSource {
+public class FlowControlDashboardSource implements FlowControlQueueSource {
 
 	private final FlowController controller;
 
@@ -22,8 +22,8 @@ public class FlowControlDashboardSource implements AdmissionQueueSource {
 	}
 
 	@Override
-	public List<AdmissionQueue> queues() {
-		List<AdmissionQueue> queues = new ArrayList<>();
+	public List<FlowControlQueue> queues() {
+		List<FlowControlQueue> queues = new ArrayList<>();
 		for (PoolFlowReport pool : controller.report()) {
 			Map<String, Number> figures = new LinkedHashMap<>();
 			figures.put("in flight", pool.inFlightRequests());
@@ -32,7 +32,7 @@ public class FlowControlDashboardSource implements AdmissionQueueSource {
 			for (PoolFlowReport.Band band : pool.bands()) {
 				figures.put("waiting at priority " + band.priority(), band.queuedRequests());
 			}
-			queues.add(new AdmissionQueue(pool.pool(), pool.queuedRequests(), figures));
+			queues.add(new FlowControlQueue(pool.pool(), pool.queuedRequests(), figures));
 		}
 		return queues;
 	}

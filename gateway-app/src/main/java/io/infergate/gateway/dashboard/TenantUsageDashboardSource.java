@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.TreeSet;
 
 import io.infergate.admin.source.TenantUsageSource;
-import io.infergate.routing.admission.LimitState;
-import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.limits.LimitState;
+import io.infergate.routing.limits.RateLimiter;
 
 /**
  * The dashboard's tenants section: each tenant with limits, and what is used now of every limit that applies to

@@ -16,7 +16,7 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 
-import io.infergate.gateway.filter.UpstreamRetryFilter;
+import io.infergate.gateway.route.UpstreamRetryFilter;
 import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.endpoint.EndpointId;

@@ -7,7 +7,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import tools.jackson.core.io.JsonStringEncoder;
 
-import io.infergate.routing.admission.TokenUsage;
+import io.infergate.routing.limits.TokenUsage;
 
 /**
  * The access log: one JSON line per inference request on the logger {@value #LOGGER} (which the gateway's logging

@@ -1,6 +1,6 @@
 package io.infergate.gateway.observe;
 
-import io.infergate.routing.admission.TokenUsage;
+import io.infergate.routing.limits.TokenUsage;
 
 /**
  * One inference request as the gateway saw it once it ended: what metrics, the request's span and the access log

@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
-import io.infergate.routing.admission.TokenUsage;
+import io.infergate.routing.limits.TokenUsage;
 
 /**
  * The gateway-side latency and usage histograms, measured from the bytes the gateway relays and tagged

@@ -13,7 +13,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.filter.InferenceContext;
+import io.infergate.gateway.route.InferenceContext;
 
 /**
  * How a request's trace reaches the model server, at a cost that follows the sampling decision.

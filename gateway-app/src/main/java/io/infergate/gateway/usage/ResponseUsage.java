@@ -12,7 +12,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 
-import io.infergate.routing.admission.TokenUsage;
+import io.infergate.routing.limits.TokenUsage;
 
 /**
  * The tokens one response used, read from the bytes the gateway relays, without holding the response:

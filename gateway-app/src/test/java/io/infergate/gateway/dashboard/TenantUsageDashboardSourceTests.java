@@ -8,12 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import io.infergate.admin.source.TenantUsageSource.LimitUsage;
 import io.infergate.admin.source.TenantUsageSource.TenantUsage;
-import io.infergate.routing.admission.Caller;
-import io.infergate.routing.admission.Limits;
-import io.infergate.routing.admission.MemoryRateLimitStore;
-import io.infergate.routing.admission.RateLimitPolicy;
-import io.infergate.routing.admission.RateLimiter;
-import io.infergate.routing.admission.TenantMeters;
+import io.infergate.routing.limits.Caller;
+import io.infergate.routing.limits.Limits;
+import io.infergate.routing.limits.MemoryRateLimitStore;
+import io.infergate.routing.limits.RateLimitPolicy;
+import io.infergate.routing.limits.RateLimiter;
+import io.infergate.routing.limits.TenantMeters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

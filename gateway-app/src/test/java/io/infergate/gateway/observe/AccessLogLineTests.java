@@ -4,7 +4,7 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
-import io.infergate.routing.admission.TokenUsage;
+import io.infergate.routing.limits.TokenUsage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

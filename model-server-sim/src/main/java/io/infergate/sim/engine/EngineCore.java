@@ -51,7 +51,7 @@ final class EngineCore {
 
 	private final ArrayDeque<EngineRequest> waiting = new ArrayDeque<>();
 
-	/** Admission order; preemption takes from the end. */
+	/** LimitDecision order; preemption takes from the end. */
 	private final ArrayList<EngineRequest> running = new ArrayList<>();
 
 	private final ArrayDeque<EngineRequest> skippedForAdapter = new ArrayDeque<>();

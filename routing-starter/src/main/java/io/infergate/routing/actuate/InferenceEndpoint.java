@@ -10,9 +10,9 @@ import java.util.Map;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
-import io.infergate.routing.admission.LimitState;
-import io.infergate.routing.admission.RateLimiter;
-import io.infergate.routing.admission.TenantMeters;
+import io.infergate.routing.limits.LimitState;
+import io.infergate.routing.limits.RateLimiter;
+import io.infergate.routing.limits.TenantMeters;
 import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;

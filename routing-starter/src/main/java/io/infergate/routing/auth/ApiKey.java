@@ -1,6 +1,6 @@
 package io.infergate.routing.auth;
 
-import io.infergate.routing.admission.Caller;
+import io.infergate.routing.limits.Caller;
 
 /**
  * A configured API key.

@@ -6,7 +6,7 @@ import java.util.HexFormat;
 import java.util.Map;
 
 
-import io.infergate.routing.admission.Caller;
+import io.infergate.routing.limits.Caller;
 
 /**
  * The configured API keys, looked up by the secret a client presents.
@@ -30,7 +30,7 @@ public final class ApiKeys {
 
 	private final Map<String, ApiKey> byId = new HashMap<>();
 
-	/** Keys of properties that passed {@link AdmissionConfigurationCheck}. */
+	/** Keys of properties that passed {@link LimitsConfigurationCheck}. */
 	public ApiKeys(AuthProperties properties) {
 		this.enabled = properties.isEnabled();
 		properties.getKeys().forEach((id, key) -> {

@@ -7,11 +7,11 @@ import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-import io.infergate.routing.admission.Limits;
+import io.infergate.routing.limits.Limits;
 
 /**
  * API keys and tenants, {@code infergate.auth.*}. Off by default (and in demo mode): every request is then the
- * anonymous tenant's. Checked at startup with the rate limits, see {@link AdmissionConfigurationCheck}.
+ * anonymous tenant's. Checked at startup with the rate limits, see {@link LimitsConfigurationCheck}.
  */
 @ConfigurationProperties("infergate.auth")
 public class AuthProperties {
@@ -57,7 +57,7 @@ public class AuthProperties {
 		/** The key's tenant; defaults to the key id. */
 		private String tenant;
 
-		/** Admission priority; below 0 is sheddable. */
+		/** LimitDecision priority; below 0 is sheddable. */
 		private int priority;
 
 		/** Globs ({@code *}, {@code ?}) of the model names the key may call. */

@@ -23,7 +23,7 @@ import org.springframework.core.annotation.Order;
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceEndpoint;
 import io.infergate.routing.actuate.InferenceModelsContributor;
-import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.limits.RateLimiter;
 import io.infergate.routing.actuate.InferencePoolsHealthIndicator;
 import io.infergate.routing.actuate.ReadinessProperties;
 import io.infergate.routing.circuit.EndpointCircuits;

@@ -16,16 +16,16 @@ import org.springframework.context.annotation.Bean;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceModelsContributor;
-import io.infergate.routing.admission.FailoverRateLimitStore;
-import io.infergate.routing.admission.Limits;
-import io.infergate.routing.admission.MemoryRateLimitStore;
-import io.infergate.routing.admission.RateLimitPolicy;
-import io.infergate.routing.admission.RateLimitProperties;
-import io.infergate.routing.admission.RateLimitStore;
-import io.infergate.routing.admission.RateLimiter;
-import io.infergate.routing.admission.RedisRateLimitStore;
-import io.infergate.routing.admission.TenantMeters;
-import io.infergate.routing.auth.AdmissionConfigurationCheck;
+import io.infergate.routing.limits.FailoverRateLimitStore;
+import io.infergate.routing.limits.Limits;
+import io.infergate.routing.limits.MemoryRateLimitStore;
+import io.infergate.routing.limits.RateLimitPolicy;
+import io.infergate.routing.limits.RateLimitProperties;
+import io.infergate.routing.limits.RateLimitStore;
+import io.infergate.routing.limits.RateLimiter;
+import io.infergate.routing.limits.RedisRateLimitStore;
+import io.infergate.routing.limits.TenantMeters;
+import io.infergate.routing.auth.LimitsConfigurationCheck;
 import io.infergate.routing.auth.ApiKeys;
 import io.infergate.routing.auth.AuthProperties;
 import io.infergate.routing.autoconfigure.RoutingAutoConfiguration;
@@ -68,9 +68,9 @@ public class EngineAutoConfiguration {
 	}
 
 	@Bean
-	AdmissionConfigurationCheck admissionConfigurationCheck(AuthProperties auth, RateLimitProperties rateLimits,
+	LimitsConfigurationCheck admissionConfigurationCheck(AuthProperties auth, RateLimitProperties rateLimits,
 			ModelProperties models, PoolProperties pools) {
-		return new AdmissionConfigurationCheck(auth, rateLimits, models, pools);
+		return new LimitsConfigurationCheck(auth, rateLimits, models, pools);
 	}
 
 	/** Created once every configuration check passes, whichever bean asks first. */

@@ -7,9 +7,9 @@ import java.util.concurrent.CompletionStage;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.RoutingOutcome;
-import io.infergate.routing.admission.Admission;
-import io.infergate.routing.admission.Caller;
-import io.infergate.routing.admission.RateLimiter;
+import io.infergate.routing.limits.LimitDecision;
+import io.infergate.routing.limits.Caller;
+import io.infergate.routing.limits.RateLimiter;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.flowcontrol.FlowController;
@@ -29,8 +29,8 @@ import io.infergate.routing.request.InferenceRequest;
  * <li>{@link #attemptOrder}: the models a request for a model tries, itself then its fallbacks;</li>
  * <li>{@link #resolve}: the model being tried, resolved to a pool, a target model and an adapter (alias, weighted
  * split kept per caller by {@code sticky-by}, lane by size), and what the later steps are told of the request;</li>
- * <li>{@link #limit}: the caller's limits for that model, checked and reserved; the returned {@link Admission}
- * settles them with the tokens used ({@link Admission#complete});</li>
+ * <li>{@link #limit}: the caller's limits for that model, checked and reserved; the returned {@link LimitDecision}
+ * settles them with the tokens used ({@link LimitDecision#complete});</li>
  * <li>{@link #enqueue}: flow control, which dispatches the request at once, queues it while the pool is saturated,
  * or sheds it; the {@link FlowTicket} holds the pool's capacity until it is {@linkplain FlowTicket#release released};
  * </li>
@@ -46,7 +46,7 @@ public final class InferenceEngine {
 	/** Tokens a generation is assumed to produce when it sets no {@code max_tokens}. */
 	public static final int DEFAULT_ASSUMED_MAX_TOKENS = 256;
 
-	private static final CompletionStage<Admission> UNLIMITED = CompletableFuture.completedFuture(null);
+	private static final CompletionStage<LimitDecision> UNLIMITED = CompletableFuture.completedFuture(null);
 
 	private final ModelCatalog models;
 
@@ -139,7 +139,7 @@ public final class InferenceEngine {
 	 * Checks and reserves {@code caller}'s limits for the request's model: its estimated prompt tokens plus its
 	 * {@code max_tokens}. Completes with {@code null} when no limit applies to anyone.
 	 */
-	public CompletionStage<Admission> limit(Caller caller, InferenceRequest request) {
+	public CompletionStage<LimitDecision> limit(Caller caller, InferenceRequest request) {
 		return limitsActive ? limiter.admit(caller, request.requestedModel(), request.estimatedTotalTokens())
 				: UNLIMITED;
 	}

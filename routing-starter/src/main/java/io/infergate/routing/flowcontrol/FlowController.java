@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.infergate.routing.admission.Caller;
+import io.infergate.routing.limits.Caller;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;

@@ -10,7 +10,7 @@ import jakarta.validation.Valid;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
-import io.infergate.routing.admission.Limits;
+import io.infergate.routing.limits.Limits;
 
 /**
  * Model names clients may use, {@code infergate.models.<name>}. Each routes in one of three forms:

@@ -10,7 +10,7 @@ public final class InfergateAttributes {
 	private static final String PREFIX = "io.infergate.";
 
 	/**
-	 * The gateway's state of one inference request ({@code io.infergate.gateway.filter.InferenceContext}): its API,
+	 * The gateway's state of one inference request ({@code io.infergate.gateway.route.InferenceContext}): its API,
 	 * caller, body and parsed fields, the model being tried and its route, admission, usage reading and dispatch.
 	 */
 	public static final String INFERENCE_CONTEXT = PREFIX + "inferenceContext";

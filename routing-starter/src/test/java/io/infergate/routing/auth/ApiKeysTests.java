@@ -5,7 +5,7 @@ import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 
-import io.infergate.routing.admission.Caller;
+import io.infergate.routing.limits.Caller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

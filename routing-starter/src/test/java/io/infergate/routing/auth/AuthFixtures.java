@@ -2,7 +2,7 @@ package io.infergate.routing.auth;
 
 import java.util.List;
 
-import io.infergate.routing.admission.Limits;
+import io.infergate.routing.limits.Limits;
 
 /** API key configurations for tests. */
 public final class AuthFixtures {

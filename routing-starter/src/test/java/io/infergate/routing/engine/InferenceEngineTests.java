@@ -7,13 +7,13 @@ import java.util.Map;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import io.infergate.routing.admission.Admission;
-import io.infergate.routing.admission.Caller;
-import io.infergate.routing.admission.Limits;
-import io.infergate.routing.admission.MemoryRateLimitStore;
-import io.infergate.routing.admission.RateLimitPolicy;
-import io.infergate.routing.admission.RateLimiter;
-import io.infergate.routing.admission.TenantMeters;
+import io.infergate.routing.limits.LimitDecision;
+import io.infergate.routing.limits.Caller;
+import io.infergate.routing.limits.Limits;
+import io.infergate.routing.limits.MemoryRateLimitStore;
+import io.infergate.routing.limits.RateLimitPolicy;
+import io.infergate.routing.limits.RateLimiter;
+import io.infergate.routing.limits.TenantMeters;
 import io.infergate.routing.model.ModelCatalog;
 import io.infergate.routing.model.ModelFixtures;
 import io.infergate.routing.model.StickyBy;
@@ -126,9 +126,9 @@ class InferenceEngineTests {
 		InferenceEngine limited = new InferenceEngine(catalog, limiter, null, null, 50);
 		InferenceRequest request = routed("chat");
 
-		Admission first = limited.limit(TEAM_A, request).toCompletableFuture().join();
-		Admission second = limited.limit(TEAM_A, request).toCompletableFuture().join();
-		Admission third = limited.limit(TEAM_A, request).toCompletableFuture().join();
+		LimitDecision first = limited.limit(TEAM_A, request).toCompletableFuture().join();
+		LimitDecision second = limited.limit(TEAM_A, request).toCompletableFuture().join();
+		LimitDecision third = limited.limit(TEAM_A, request).toCompletableFuture().join();
 
 		assertThat(limited.limitsActive()).isTrue();
 		assertThat(first.admitted()).isTrue();

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.routing.scheduling.MutableClock;
-import io.infergate.routing.admission.Caller;
+import io.infergate.routing.limits.Caller;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.flowcontrol.FlowControlProperties.BandPolicy;
 import io.infergate.routing.flowcontrol.FlowControlProperties.Detector;

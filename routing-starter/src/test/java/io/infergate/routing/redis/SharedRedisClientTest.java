@@ -12,10 +12,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.infergate.routing.admission.Bucket;
-import io.infergate.routing.admission.LimitScope;
-import io.infergate.routing.admission.RedisRateLimitStore;
-import io.infergate.routing.admission.RedisServer;
+import io.infergate.routing.limits.Bucket;
+import io.infergate.routing.limits.LimitScope;
+import io.infergate.routing.limits.RedisRateLimitStore;
+import io.infergate.routing.limits.RedisServer;
 import io.infergate.routing.replica.RedisDispatchChannel;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -18,9 +18,9 @@ import io.infergate.bench.quality.workload.Workload.Arrival;
 import io.infergate.bench.quality.workload.Workload.Tenant;
 import io.infergate.bench.quality.workload.WorkloadRequests;
 import io.infergate.bench.quality.workload.WorkloadRequests.Conversation;
-import io.infergate.routing.admission.Admission;
-import io.infergate.routing.admission.Caller;
-import io.infergate.routing.admission.TokenUsage;
+import io.infergate.routing.limits.LimitDecision;
+import io.infergate.routing.limits.Caller;
+import io.infergate.routing.limits.TokenUsage;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.endpoint.EndpointMetrics;
@@ -473,7 +473,7 @@ public final class Replay {
 		}
 		InferenceRequest request = routed.request();
 		// the memory store of limits answers at once; a replay never configures the shared one
-		Admission admission = engine.limit(caller, request).toCompletableFuture().join();
+		LimitDecision admission = engine.limit(caller, request).toCompletableFuture().join();
 		if (admission != null && !admission.admitted()) {
 			turnedAway(record, followUp, true, now);
 			return;
@@ -493,7 +493,7 @@ public final class Replay {
 
 	/** A request that has arrived, waiting for flow control's decision; {@code admission} is null with no limit. */
 	private record Arrived(RequestRecord record, BenchRequest benchRequest, InferenceRequest request,
-			Gateway gateway, FollowUp followUp, Admission admission) {
+			Gateway gateway, FollowUp followUp, LimitDecision admission) {
 	}
 
 	/** A request refused before flow control: by its limits (a 429), or for a model nothing serves. */
@@ -565,12 +565,12 @@ public final class Replay {
 				benchRequest.outputTokens(), new Sent(record, dispatch, ticket, arrived.admission(), arrived.followUp())));
 	}
 
-	private record Sent(RequestRecord record, Dispatch dispatch, FlowTicket ticket, Admission admission,
+	private record Sent(RequestRecord record, Dispatch dispatch, FlowTicket ticket, LimitDecision admission,
 			FollowUp followUp) {
 	}
 
 	/** Settles a request's limits with the tokens it used, as the gateway does when its response ends. */
-	private static void settle(Admission admission, long promptTokens, long outputTokens) {
+	private static void settle(LimitDecision admission, long promptTokens, long outputTokens) {
 		if (admission != null) {
 			admission.complete(new TokenUsage(promptTokens, outputTokens, true));
 		}

@@ -1,0 +1,123 @@
+package io.infergate.gateway.route;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.infergate.routing.model.ModelRoute;
+import io.infergate.gateway.observe.AccessLog;
+import io.infergate.gateway.observe.CompletedRequest;
+import io.infergate.gateway.observe.InferenceMeters;
+import io.infergate.gateway.observe.InferenceSpanTags;
+import io.infergate.gateway.observe.RelayedResponse;
+import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.limits.Caller;
+import io.infergate.routing.limits.TokenUsage;
+import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.scheduling.SchedulingResult;
+
+/**
+ * The first step of the request path and the last to finish: notes when an inference request arrived (a
+ * {@link RelayedResponse}, which the response fills as its body goes out), and when the exchange ends records it
+ * once: the gateway-side metrics, the attributes of the request's span, and the access-log line when that is on.
+ * <p>
+ * It records as the exchange completes, before the server's observation of the request stops, so the span gets
+ * the attributes. A request that fails with an exception is recorded when the error response is committed, with
+ * its final status; one the client cancels gets status {@value #CLIENT_CLOSED_REQUEST}.
+ */
+public class ObserveFilter implements GatewayFilter {
+
+	/** The status recorded for a request the client gave up on (nginx's convention). */
+	public static final int CLIENT_CLOSED_REQUEST = 499;
+
+	private final InferenceMeters meters;
+
+	private final InferenceSpanTags spanTags;
+
+	private final AccessLog accessLog;
+
+	/** @param accessLog the access log, or {@code null} when it is off */
+	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog) {
+		this.meters = meters;
+		this.spanTags = spanTags;
+		this.accessLog = accessLog;
+	}
+
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		InferenceContext context = InferenceContext.of(exchange);
+		RelayedResponse relayed = new RelayedResponse(System.nanoTime());
+		context.relayed(relayed);
+		return chain.filter(exchange)
+			.doOnSuccess((done) -> finish(exchange, context, status(exchange), !relayed.failedMidStream()))
+			.doOnError((ex) -> {
+				if (exchange.getResponse().isCommitted()) {
+					finish(exchange, context, status(exchange), false);
+				}
+				else {
+					// the error handler writes the response after this filter: record its status then
+					exchange.getResponse().beforeCommit(() -> {
+						finish(exchange, context, status(exchange), false);
+						return Mono.empty();
+					});
+				}
+			})
+			.doOnCancel(() -> finish(exchange, context, CLIENT_CLOSED_REQUEST, false));
+	}
+
+	private void finish(ServerWebExchange exchange, InferenceContext context, int status, boolean completed) {
+		if (!context.relayed().finish()) {
+			return;
+		}
+		CompletedRequest request = completedRequest(exchange, context, status, completed, System.nanoTime());
+		meters.record(request);
+		spanTags.tag(exchange.getAttributes(), request);
+		if (accessLog != null) {
+			accessLog.log(request);
+		}
+	}
+
+	static CompletedRequest completedRequest(ServerWebExchange exchange, InferenceContext context, int status,
+			boolean completed, long nowNanos) {
+		RelayedResponse relayed = context.relayed();
+		ParsedRequest parsed = context.parsed();
+		ModelRoute route = context.route();
+		Dispatch dispatch = context.dispatch();
+		String endpoint = null;
+		String profile = null;
+		if (dispatch != null) {
+			endpoint = (dispatch.lastEndpoint() != null) ? dispatch.lastEndpoint().toString() : null;
+			SchedulingResult result = (dispatch.lastOutcome() != null) ? dispatch.lastOutcome().result() : null;
+			profile = (result != null) ? result.profile().name() : null;
+		}
+		long firstByte = relayed.firstByteNanos();
+		Caller caller = context.authenticatedCaller();
+		ModelFallbacks fallbacks = context.fallbacks();
+		return new CompletedRequest(exchange.getRequest().getId(), (caller != null) ? caller.keyId() : null,
+				(caller != null) ? caller.tenant() : null,
+				(parsed != null) ? parsed.model() : null, (route != null) ? route.pool() : null, endpoint, profile,
+				status, parsed != null && parsed.stream(), completed,
+				(firstByte != 0) ? firstByte - relayed.receivedNanos() : -1, nowNanos - relayed.receivedNanos(),
+				reportedUsage(context), context.queueWaitNanos(), (fallbacks != null) ? fallbacks.taken() : -1);
+	}
+
+	/** The usage the model server reported, read by the account-usage step; not the gateway's own count. */
+	private static TokenUsage reportedUsage(InferenceContext context) {
+		ResponseUsage usage = context.usage();
+		if (usage == null) {
+			return null;
+		}
+		TokenUsage tokens = usage.tokens(0, false);
+		return tokens.reported() ? tokens : null;
+	}
+
+	private static int status(ServerWebExchange exchange) {
+		HttpStatusCode status = exchange.getResponse().getStatusCode();
+		return (status != null) ? status.value() : 200;
+	}
+}

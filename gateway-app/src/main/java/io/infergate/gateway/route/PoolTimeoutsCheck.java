@@ -1,0 +1,34 @@
+package io.infergate.gateway.route;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.infergate.routing.config.ConfigurationCheck;
+import io.infergate.routing.pool.PoolProperties;
+
+/** Every pool timeout that is set is positive: zero or less would fail each request at once. */
+public final class PoolTimeoutsCheck implements ConfigurationCheck {
+
+	private final PoolProperties pools;
+
+	public PoolTimeoutsCheck(PoolProperties pools) {
+		this.pools = pools;
+	}
+
+	@Override
+	public List<String> problems() {
+		List<String> problems = new ArrayList<>();
+		pools.getPools().forEach((name, pool) -> {
+			check(problems, "infergate.pools." + name + ".timeouts.first-byte", pool.getTimeouts().getFirstByte());
+			check(problems, "infergate.pools." + name + ".timeouts.stream-idle", pool.getTimeouts().getStreamIdle());
+		});
+		return problems;
+	}
+
+	private static void check(List<String> problems, String property, Duration value) {
+		if (value != null && (value.isZero() || value.isNegative())) {
+			problems.add(property + ": must be positive (or unset for no limit), was " + value.toMillis() + "ms");
+		}
+	}
+}

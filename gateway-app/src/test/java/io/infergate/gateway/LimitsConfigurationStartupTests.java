@@ -1,0 +1,33 @@
+package io.infergate.gateway;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import io.infergate.routing.config.InvalidConfigurationException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A bad key or limit configuration stops startup with every problem listed, and never the secret. */
+@ExtendWith(OutputCaptureExtension.class)
+class LimitsConfigurationStartupTests {
+
+	@Test
+	void aPlainSecretAndANegativeLimitStopStartupWithBothProblemsAndNoSecret(CapturedOutput output) {
+		assertThatThrownBy(() -> new SpringApplicationBuilder(InfergateGatewayApplication.class).run("--server.port=0",
+				"--management.server.port=0", "--infergate.pools.p.endpoints=http://127.0.0.1:9",
+				"--infergate.auth.enabled=true", "--infergate.auth.keys.team-a.sha256=sk-live-a-plain-secret",
+				"--infergate.rate-limits.default-limits.tpm=-1"))
+			.hasRootCauseInstanceOf(InvalidConfigurationException.class);
+
+		assertThat(output.getAll()).contains("Invalid configuration:")
+			.contains("infergate.auth.keys.team-a.sha256: not a SHA-256")
+			.contains("infergate.rate-limits.default-limits.tpm: must be 0 (unlimited) or more, got -1")
+			.contains("hash-api-key")
+			.doesNotContain("sk-live-a-plain-secret");
+	}
+}

@@ -1,0 +1,143 @@
+package io.infergate.routing.limits;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which limits apply to a caller calling a model: up to four buckets, each checked and charged on every request.
+ * <ol>
+ * <li>the key's own limits ({@code infergate.auth.keys.<id>.limits}), each field it leaves out taken from
+ * {@code infergate.rate-limits.default-limits}; a caller without a configured key (the anonymous caller when
+ * authentication is off) has the default limits;</li>
+ * <li>the tenant's limits, shared by all its keys ({@code infergate.auth.tenants.<tenant>.limits});</li>
+ * <li>the model's limits, shared by all callers ({@code infergate.models.<model>.limits});</li>
+ * <li>the key × model limits ({@code infergate.auth.keys.<id>.model-limits.<model>}).</li>
+ * </ol>
+ * Buckets without any limit are left out. The lists are computed once per key and model and then reused.
+ */
+public final class RateLimitPolicy {
+
+	/**
+	 * One key's limits.
+	 *
+	 * @param tenant the key's tenant
+	 * @param limits its own limits, or {@code null}
+	 * @param modelLimits its limits per model name
+	 */
+	public record KeyLimits(String tenant, Limits limits, Map<String, Limits> modelLimits) {
+	}
+
+	private final Map<String, KeyLimits> keys;
+
+	private final Map<String, Limits> tenants;
+
+	private final Map<String, Limits> models;
+
+	private final Limits defaults;
+
+	private final boolean limitsAnything;
+
+	private final ConcurrentHashMap<String, ConcurrentHashMap<String, List<Bucket>>> cache = new ConcurrentHashMap<>();
+
+	public RateLimitPolicy(Map<String, KeyLimits> keys, Map<String, Limits> tenants, Map<String, Limits> models,
+			Limits defaults) {
+		this.keys = Map.copyOf(keys);
+		this.tenants = Map.copyOf(tenants);
+		this.models = Map.copyOf(models);
+		this.defaults = (defaults != null) ? defaults : Limits.NONE;
+		this.limitsAnything = !this.defaults.isUnlimited() || anyLimit(this.tenants.values())
+				|| anyLimit(this.models.values()) || this.keys.values()
+					.stream()
+					.anyMatch((key) -> (key.limits() != null && !key.limits().isUnlimited())
+							|| anyLimit(key.modelLimits().values()));
+	}
+
+	/** A policy that limits nothing. */
+	public static RateLimitPolicy unlimited() {
+		return new RateLimitPolicy(Map.of(), Map.of(), Map.of(), Limits.NONE);
+	}
+
+	/** Whether any limit is configured at all. */
+	public boolean limitsAnything() {
+		return limitsAnything;
+	}
+
+	/** The buckets {@code caller} calling {@code model} is checked against, in the order of the class comment. */
+	public List<Bucket> buckets(Caller caller, String model) {
+		ConcurrentHashMap<String, List<Bucket>> byModel = cache.computeIfAbsent(caller.keyId(),
+				(key) -> new ConcurrentHashMap<>());
+		List<Bucket> buckets = byModel.get(model);
+		if (buckets == null) {
+			buckets = byModel.computeIfAbsent(model, (m) -> compute(caller.keyId(), caller.tenant(), m));
+		}
+		return buckets;
+	}
+
+	private List<Bucket> compute(String keyId, String tenant, String model) {
+		List<Bucket> buckets = new ArrayList<>(4);
+		KeyLimits key = keys.get(keyId);
+		add(buckets, LimitScope.KEY, keyId, ((key != null && key.limits() != null) ? key.limits() : Limits.NONE)
+			.orElse(defaults));
+		add(buckets, LimitScope.TENANT, tenant, tenants.get(tenant));
+		add(buckets, LimitScope.MODEL, model, models.get(model));
+		if (key != null) {
+			add(buckets, LimitScope.KEY_MODEL, keyId + "/" + model, key.modelLimits().get(model));
+		}
+		return List.copyOf(buckets);
+	}
+
+	private static void add(List<Bucket> buckets, LimitScope scope, String subject, Limits limits) {
+		if (limits != null && !limits.isUnlimited()) {
+			buckets.add(Bucket.of(scope, subject, limits));
+		}
+	}
+
+	/**
+	 * The buckets of {@code tenant} for reports: the tenant's own, then each of its keys' own and key × model
+	 * buckets, by key id.
+	 */
+	public List<Bucket> tenantBuckets(String tenant) {
+		List<Bucket> buckets = new ArrayList<>();
+		add(buckets, LimitScope.TENANT, tenant, tenants.get(tenant));
+		keysOf(tenant).forEach((id, key) -> {
+			add(buckets, LimitScope.KEY, id, ((key.limits() != null) ? key.limits() : Limits.NONE).orElse(defaults));
+			key.modelLimits().forEach((model, limits) -> add(buckets, LimitScope.KEY_MODEL, id + "/" + model, limits));
+		});
+		if (Caller.ANONYMOUS.equals(tenant) && !keys.containsKey(Caller.ANONYMOUS)) {
+			add(buckets, LimitScope.KEY, Caller.ANONYMOUS, defaults);
+		}
+		return buckets;
+	}
+
+	/** Every model bucket, for reports. */
+	public List<Bucket> modelBuckets() {
+		List<Bucket> buckets = new ArrayList<>();
+		models.forEach((model, limits) -> add(buckets, LimitScope.MODEL, model, limits));
+		return buckets;
+	}
+
+	/** The tenants named by a key or with limits of their own, sorted. */
+	public List<String> tenants() {
+		java.util.TreeSet<String> names = new java.util.TreeSet<>(tenants.keySet());
+		keys.values().forEach((key) -> names.add(key.tenant()));
+		return List.copyOf(names);
+	}
+
+	private Map<String, KeyLimits> keysOf(String tenant) {
+		Map<String, KeyLimits> ofTenant = new LinkedHashMap<>();
+		new java.util.TreeMap<>(keys).forEach((id, key) -> {
+			if (tenant.equals(key.tenant())) {
+				ofTenant.put(id, key);
+			}
+		});
+		return Collections.unmodifiableMap(ofTenant);
+	}
+
+	private static boolean anyLimit(java.util.Collection<Limits> limits) {
+		return limits.stream().anyMatch((l) -> l != null && !l.isUnlimited());
+	}
+}
