@@ -258,7 +258,7 @@ test('pods killed, stopped, resetting connections and with a stalled /metrics, t
     async () => second.child.kill('SIGSTOP'), async () => second.child.kill('SIGCONT'));
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   // A pod resetting connections still answers its scrapes: its circuit takes it out after five connection failures
-  // in a row (EndpointCircuitsTest.consecutiveConnectionFailuresOpenTheCircuitAtOnce), so how soon depends on how fast requests reach it, not on a timer.
+  // in a row (EndpointCircuitsTests.consecutiveConnectionFailuresOpenTheCircuitAtOnce), so how soon depends on how fast requests reach it, not on a timer.
   results.reset = await phase('reset', { faulty: [third], failingMidStream: [third], outWithinMillis: null },
     async () => injectFaults(third, { resetConnections: true }), async () => clearFaults(third));
   await awaitLivePodsInRotation([pods[0], second, third]);

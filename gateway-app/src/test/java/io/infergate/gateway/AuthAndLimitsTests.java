@@ -23,7 +23,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import io.infergate.routing.auth.ApiKeyHash;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.RecordingRelay;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.sim.SimulatedModelServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"infergate.auth.keys.team-a.limits.rpm=1000", "infergate.auth.tenants.a.limits.tpm=1000000",
 				"infergate.pools.p.upstream-api-key=pool-token", "infergate.models.secret-model.pool=p",
 				"infergate.models.secret-model.target-model=llama", "logging.level.io.infergate=DEBUG" })
-class AuthAndLimitsTests extends SimulatedPodsTest {
+class AuthAndLimitsTests extends SimulatedPods {
 
 	static final String SECRET = "sk-team-a-7f3c9e1d2b4a";
 

@@ -18,7 +18,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.ResettingProxy;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.endpoint.EndpointId;
@@ -41,7 +41,7 @@ import static org.awaitility.Awaitility.await;
 				"infergate.models.llama.pool=p", "infergate.models.llama.target-model=llama",
 				"infergate.models.resets.pool=r", "infergate.models.resets.target-model=llama" })
 @ActiveProfiles("round-robin")
-class CircuitBreakerTests extends SimulatedPodsTest {
+class CircuitBreakerTests extends SimulatedPods {
 
 	static SimulatedModelServer failing;
 

@@ -19,7 +19,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
 
@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.gateway.client.header-timeout=500ms", "infergate.gateway.client.body-timeout=500ms" })
-class ClientConnectionDeadlinesTests extends SimulatedPodsTest {
+class ClientConnectionDeadlinesTests extends SimulatedPods {
 
 	static SimulatedModelServer slow;
 

@@ -14,7 +14,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.scheduling.EndpointScorer;
@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"infergate.scheduling.profiles.broken.scorers.exploding=1",
 				"infergate.scheduling.profiles.broken.picker=max-score" })
 @ActiveProfiles("least-request")
-class FailureModeTests extends SimulatedPodsTest {
+class FailureModeTests extends SimulatedPods {
 
 	static SimulatedModelServer pod;
 

@@ -24,7 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.routing.auth.ApiKeyHash;
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.flowcontrol.PoolFlowReport;
@@ -46,7 +46,7 @@ import static org.awaitility.Awaitility.await;
 				"infergate.auth.keys.interactive.tenant=interactive",
 				"infergate.auth.keys.interactive.priority=10", "infergate.auth.keys.batch.tenant=batch",
 				"infergate.auth.keys.batch.priority=0" })
-class FlowControlTests extends SimulatedPodsTest {
+class FlowControlTests extends SimulatedPods {
 
 	private static final String INTERACTIVE = "sk-interactive-0123456789";
 

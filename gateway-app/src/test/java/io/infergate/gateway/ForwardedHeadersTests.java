@@ -19,7 +19,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.RecordingRelay;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.sim.SimulatedModelServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				// large enough that only the count of header fields limits the requests below
 				"server.max-http-request-header-size=64KB" })
-class ForwardedHeadersTests extends SimulatedPodsTest {
+class ForwardedHeadersTests extends SimulatedPods {
 
 	static SimulatedModelServer pod;
 

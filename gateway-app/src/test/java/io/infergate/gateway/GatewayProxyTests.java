@@ -31,7 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.loadbalancer.InferenceLoadBalancerClientFilter;
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointPool;
@@ -49,7 +49,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.scheduling.default-profile=round-robin",
 				"infergate.gateway.served-models-refresh-interval=1s" })
-class GatewayProxyTests extends SimulatedPodsTest {
+class GatewayProxyTests extends SimulatedPods {
 
 	static SimulatedModelServer a0, a1, b0, c0, c1, d0, d1, slow, flaky;
 

@@ -21,7 +21,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.route.InferenceRoute;
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"spring.cloud.gateway.server.webflux.httpclient.response-timeout=800ms" })
 @ExtendWith(OutputCaptureExtension.class)
-class GatewayTimeoutTests extends SimulatedPodsTest {
+class GatewayTimeoutTests extends SimulatedPods {
 
 	static SimulatedModelServer slow;
 

@@ -18,7 +18,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false" })
-class InferenceActuatorTests extends SimulatedPodsTest {
+class InferenceActuatorTests extends SimulatedPods {
 
 	static final JsonMapper json = JsonMapper.builder().build();
 

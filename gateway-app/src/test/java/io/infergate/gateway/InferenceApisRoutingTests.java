@@ -13,7 +13,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.scheduling.default-profile=default",
 				"infergate.gateway.served-models-refresh-interval=1s" })
-class InferenceApisRoutingTests extends SimulatedPodsTest {
+class InferenceApisRoutingTests extends SimulatedPods {
 
 	static final JsonMapper json = JsonMapper.builder().build();
 

@@ -33,7 +33,7 @@ import io.infergate.gateway.route.ServedByFilter;
 import io.infergate.gateway.route.UpstreamRetryFilter;
 import io.infergate.gateway.route.UsageAccountingFilter;
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.gateway.served-by-headers=false" })
-class InferenceRouteTests extends SimulatedPodsTest {
+class InferenceRouteTests extends SimulatedPods {
 
 	@Autowired
 	RouteLocator routes;

@@ -20,7 +20,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
 
@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.gateway.client.header-timeout=" + KeptAliveConnectionCloseTests.HEADER_TIMEOUT_MILLIS + "ms" })
-class KeptAliveConnectionCloseTests extends SimulatedPodsTest {
+class KeptAliveConnectionCloseTests extends SimulatedPods {
 
 	static final long HEADER_TIMEOUT_MILLIS = 500;
 

@@ -19,7 +19,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.sim.SimulatedModelServer;
@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.scheduling.default-profile=least-request" })
-class ModelRoutingTests extends SimulatedPodsTest {
+class ModelRoutingTests extends SimulatedPods {
 
 	static final JsonMapper json = JsonMapper.builder().build();
 

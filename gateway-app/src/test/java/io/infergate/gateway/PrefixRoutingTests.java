@@ -23,7 +23,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				// these tests are about decisions: a scrape made late by a busy test machine must not drop a pod
 				"infergate.scheduling.saturation.staleness-threshold=2s" })
-class PrefixRoutingTests extends SimulatedPodsTest {
+class PrefixRoutingTests extends SimulatedPods {
 
 	static final List<SimulatedModelServer> pods = new ArrayList<>();
 

@@ -19,7 +19,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.await;
 				"infergate.scheduling.profiles.adapter-aware.filters=ready,lora-affinity",
 				"infergate.scheduling.profiles.adapter-aware.scorers.lora-affinity=1",
 				"infergate.scheduling.profiles.adapter-aware.picker=max-score" })
-class SchedulingIntegrationTests extends SimulatedPodsTest {
+class SchedulingIntegrationTests extends SimulatedPods {
 
 	static SimulatedModelServer pod0, pod1, pod2, lora0, lora1, lora2;
 

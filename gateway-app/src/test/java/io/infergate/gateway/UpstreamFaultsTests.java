@@ -14,7 +14,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 
@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
 				"infergate.pools.p.timeouts.first-byte=1s", "infergate.pools.p.timeouts.stream-idle=1s",
 				// keep a failing pod in rotation, so its requests must be retried
 				"infergate.pools.p.scrape.unready-after-failures=100000" })
-class UpstreamFaultsTests extends SimulatedPodsTest {
+class UpstreamFaultsTests extends SimulatedPods {
 
 	static SimulatedModelServer bad;
 

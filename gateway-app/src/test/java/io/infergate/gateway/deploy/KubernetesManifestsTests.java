@@ -22,7 +22,7 @@ import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.ClassPathResource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.warmup.RequestPathWarmup;
 import io.infergate.routing.pool.PoolProperties;
 
@@ -37,7 +37,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0" })
 @SuppressWarnings("unchecked")
-class KubernetesManifestsTests extends SimulatedPodsTest {
+class KubernetesManifestsTests extends SimulatedPods {
 
 	static final Path MANIFESTS = Path.of("..", "deploy", "kubernetes");
 

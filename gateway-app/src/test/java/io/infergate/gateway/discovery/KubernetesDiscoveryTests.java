@@ -24,7 +24,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.SimulatorConfig;
@@ -44,7 +44,7 @@ import static org.awaitility.Awaitility.await;
 				"infergate.pools.llama.discovery-service-id=" + KubernetesDiscoveryTests.SERVICE,
 				"infergate.pools.llama.discovery-refresh-interval=200ms",
 				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama" })
-class KubernetesDiscoveryTests extends SimulatedPodsTest {
+class KubernetesDiscoveryTests extends SimulatedPods {
 
 	static final String NAMESPACE = "models";
 

@@ -15,7 +15,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 
@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false", "infergate.access-log.enabled=true",
 				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama" })
-class AccessLogTests extends SimulatedPodsTest {
+class AccessLogTests extends SimulatedPods {
 
 	static final String PROMPT = "the secret plan is under the floorboards";
 

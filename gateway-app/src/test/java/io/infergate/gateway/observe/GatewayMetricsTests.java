@@ -12,7 +12,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.PrometheusText;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.within;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.models.fast-model.pool=fast", "infergate.models.fast-model.target-model=llama",
 				"infergate.models.slow-model.pool=slow", "infergate.models.slow-model.target-model=llama" })
-class GatewayMetricsTests extends SimulatedPodsTest {
+class GatewayMetricsTests extends SimulatedPods {
 
 	static final long INJECTED_DELAY_MILLIS = 300;
 

@@ -20,7 +20,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.PrometheusText;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 
@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama",
 				"infergate.models.limited.pool=llama", "infergate.models.limited.target-model=llama",
 				"infergate.models.limited.limits.rpm=1" })
-class GrafanaDashboardTests extends SimulatedPodsTest {
+class GrafanaDashboardTests extends SimulatedPods {
 
 	static final Path DASHBOARD = Path.of("..", "deploy", "grafana", "infergate.json");
 

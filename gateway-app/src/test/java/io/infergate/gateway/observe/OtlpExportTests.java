@@ -18,7 +18,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.sim.SimulatedModelServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
 				"management.tracing.sampling.probability=1.0",
 				"management.opentelemetry.tracing.export.schedule-delay=50ms",
 				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama" })
-class OtlpExportTests extends SimulatedPodsTest {
+class OtlpExportTests extends SimulatedPods {
 
 	static SimulatedModelServer pod;
 

@@ -23,7 +23,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
 
@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
 				"infergate.models.primary.pool=primary", "infergate.models.primary.target-model=small",
 				"infergate.models.primary.fallbacks=secondary", "infergate.models.secondary.pool=secondary",
 				"infergate.models.secondary.target-model=large" })
-class TracingTests extends SimulatedPodsTest {
+class TracingTests extends SimulatedPods {
 
 	static SimulatedModelServer pod;
 

@@ -8,7 +8,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
-import io.infergate.gateway.support.SimulatedPodsTest;
+import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.sim.SimulatedModelServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"management.tracing.sampling.probability=0.0", "infergate.models.llama.pool=llama",
 				"infergate.models.llama.target-model=llama" })
-class UnsampledTracingTests extends SimulatedPodsTest {
+class UnsampledTracingTests extends SimulatedPods {
 
 	static SimulatedModelServer pod;
 

@@ -2,7 +2,7 @@ package io.infergate.routing.tokenization;
 
 /**
  * {@code model-server-sim}'s block hashing, the same algorithm as its {@code PrefixBlockHasher} (pinned equal by
- * {@code SimulatorTokenizationTest}):
+ * {@code SimulatorTokenizationTests}):
  * <pre>
  * seed      = 0x5eed000000000001                      without an adapter
  *           = mix(FNV-1a-64(UTF-16 code units of the adapter name))   with one

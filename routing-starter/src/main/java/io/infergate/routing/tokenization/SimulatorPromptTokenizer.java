@@ -4,7 +4,7 @@ import io.infergate.routing.request.InferenceRequest;
 
 /**
  * {@code model-server-sim}'s tokenization, reproduced from the gateway's prompt text: the same algorithm, pinned
- * equal to the simulator's own classes by {@code SimulatorTokenizationTest}.
+ * equal to the simulator's own classes by {@code SimulatorTokenizationTests}.
  * <ul>
  * <li><b>Chat template:</b> a chat prompt, which the gateway writes as {@code \u001e role \u001f content} per message,
  * is rendered as the simulator renders it: {@code <|role|>\n content \n} per message, then

@@ -1,0 +1,133 @@
+package io.infergate.admin.snapshot;
+
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import io.infergate.admin.source.FlowControlQueueSource.FlowControlQueue;
+import io.infergate.admin.source.ModelCatalogSource.ModelView;
+import io.infergate.admin.source.ModelCatalogSource.Target;
+import io.infergate.admin.source.TenantUsageSource.LimitUsage;
+import io.infergate.admin.source.TenantUsageSource.TenantUsage;
+import io.infergate.admin.web.DashboardJson;
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.MutableClock;
+import io.infergate.routing.scheduling.Scheduler;
+import io.infergate.routing.scheduling.SchedulingCycle;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.routing.scheduling.config.SchedulingProperties;
+import io.infergate.routing.scheduling.decision.DecisionRecorder;
+import io.infergate.routing.scheduling.decision.DecisionRecorderProperties;
+import io.infergate.routing.scheduling.load.InFlightLoad;
+import io.infergate.routing.scheduling.picker.MaxScorePicker;
+import io.infergate.routing.scheduling.saturation.SaturationDetector;
+import io.infergate.routing.scheduling.saturation.SaturationProperties;
+import io.infergate.routing.scheduling.scorer.MetricScorer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class SnapshotAssemblerTests {
+
+	private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+
+	private final EndpointRegistry registry = EndpointHistoryTests.registry("http://10.0.0.1:8000", "http://10.0.0.1:8001");
+
+	private final SchedulingProfiles profiles = profiles();
+
+	private final DecisionRecorder decisions = new DecisionRecorder(new DecisionRecorderProperties(10, 100), clock,
+			new SimpleMeterRegistry());
+
+	private final EndpointHistory history = new EndpointHistory(registry, decisions, clock);
+
+	@Test
+	void carriesEachDecisionInOneSnapshotOnly() {
+		SnapshotAssembler assembler = assembler(SnapshotAssembler.Sources.none());
+		decide();
+		decide();
+
+		DashboardSnapshot first = assembler.next();
+		DashboardSnapshot second = assembler.next();
+		decide();
+		DashboardSnapshot third = assembler.next();
+
+		assertThat(first.decisions()).extracting(DashboardSnapshot.DecisionView::sequence).containsExactly(2L, 1L);
+		assertThat(second.decisions()).isEmpty();
+		assertThat(third.decisions()).extracting(DashboardSnapshot.DecisionView::sequence).containsExactly(3L);
+		assertThat(assembler.recentDecisions()).hasSize(3);
+	}
+
+	@Test
+	void leavesOutTheSectionsThatHaveNoSource() {
+		String json = new DashboardJson().write(assembler(SnapshotAssembler.Sources.none()).next());
+
+		assertThat(json).contains("\"pools\"")
+			.doesNotContain("\"models\"")
+			.doesNotContain("\"tenants\"")
+			.doesNotContain("\"flowControl\"")
+			.doesNotContain("\"circuit\"");
+	}
+
+	@Test
+	void drawsEverySectionWhoseSourceIsPresent() {
+		SnapshotAssembler assembler = assembler(new SnapshotAssembler.Sources(
+				() -> List.of(new ModelView("chat", "configured", List.of(new Target("p", "llama", null, null)))),
+				() -> List.of(new TenantUsage("team-a", List.of(new LimitUsage("rpm", 600, 42)))),
+				() -> List.of(new FlowControlQueue("p", 3, Map.of("rejected", 1))),
+				(pool, endpoint) -> endpoint.endsWith(":8001") ? "open" : "closed"));
+
+		DashboardSnapshot snapshot = assembler.next();
+
+		assertThat(snapshot.models()).extracting(ModelView::name).containsExactly("chat");
+		assertThat(snapshot.tenants()).singleElement()
+			.satisfies((tenant) -> assertThat(tenant.limits()).containsExactly(new LimitUsage("rpm", 600, 42)));
+		assertThat(snapshot.flowControl()).extracting(FlowControlQueue::waiting).containsExactly(3);
+		assertThat(snapshot.pools().get(0).endpoints()).extracting(DashboardSnapshot.EndpointView::circuit)
+			.containsExactly("closed", "open");
+	}
+
+	@Test
+	void givesEachEndpointItsShareOfThePoolsPicks() {
+		SnapshotAssembler assembler = assembler(SnapshotAssembler.Sources.none());
+		Endpoint first = registry.pool("p").endpoints().get(0);
+		first.acquire(10);
+		decide();
+		decide();
+		first.release(10);
+		decide();
+
+		List<DashboardSnapshot.EndpointView> endpoints = assembler.next().pools().get(0).endpoints();
+
+		long total = endpoints.stream().mapToLong(DashboardSnapshot.EndpointView::picksLastMinute).sum();
+		assertThat(total).isEqualTo(3);
+		assertThat(endpoints.stream().mapToDouble(DashboardSnapshot.EndpointView::pickShareLastMinute).sum())
+			.isCloseTo(1.0, within(1e-12));
+	}
+
+	private SnapshotAssembler assembler(SnapshotAssembler.Sources sources) {
+		return new SnapshotAssembler(registry, profiles, decisions,
+				new SaturationDetector(SaturationProperties.defaults()), history, clock, sources);
+	}
+
+	private void decide() {
+		SchedulingCycle cycle = new SchedulingCycle(new InferenceRequest("m", "p", "m", null, "", 1, 1, false, null, 0),
+				clock.millis(), new SplittableRandom(1), decisions.shouldRecord());
+		decisions.record(cycle, new Scheduler().schedule(profiles.defaultProfile(), cycle, registry.pool("p").endpoints()));
+	}
+
+	private static SchedulingProfiles profiles() {
+		SchedulingProperties properties = new SchedulingProperties();
+		SchedulingProperties.Profile profile = new SchedulingProperties.Profile();
+		profile.setScorers(Map.of("least-request", 1.0));
+		profile.setPicker("max-score");
+		properties.setProfiles(Map.of("default", profile));
+		return new SchedulingProfiles(properties, List.of(),
+				List.of(MetricScorer.predefined(MetricScorer.LEAST_REQUEST), new MaxScorePicker(), new InFlightLoad()));
+	}
+}

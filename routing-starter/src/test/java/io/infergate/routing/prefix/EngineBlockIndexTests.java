@@ -1,0 +1,108 @@
+package io.infergate.routing.prefix;
+
+import java.net.URI;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.infergate.kvevents.AllBlocksCleared;
+import io.infergate.kvevents.BlockRemoved;
+import io.infergate.kvevents.BlockStored;
+import io.infergate.kvevents.KvEventBatch;
+import io.infergate.routing.endpoint.Endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EngineBlockIndexTests {
+
+	private final EngineBlockIndex index = new EngineBlockIndex(new EngineBlockIndexProperties(256, 4));
+
+	private final Endpoint a = endpoint(1);
+
+	private final Endpoint b = endpoint(2);
+
+	private static Endpoint endpoint(int port) {
+		return new Endpoint("pool", URI.create("http://10.0.0.9:" + port));
+	}
+
+	private static BlockStored stored(long... hashes) {
+		return new BlockStored(hashes, null, new int[hashes.length * 16], 16, null, "GPU", null, null);
+	}
+
+	@Test
+	void matchIsTheLeadingRunOfEachCandidateWhateverItHoldsBeyond() {
+		index.apply(a.id(), new KvEventBatch(0, List.of(stored(11, 12, 13)), 0));
+		index.apply(b.id(), new KvEventBatch(0, List.of(stored(11, 13)), 0));
+
+		int[] matched = index.matchedBlocks(new long[] { 11, 12, 13, 14 }, 4, List.of(a, b, endpoint(3)));
+
+		assertThat(matched).containsExactly(3, 1, 0);
+	}
+
+	@Test
+	void aFullMatchCountsEveryBlock() {
+		index.apply(a.id(), stored(1, 2));
+
+		assertThat(index.matchedBlocks(new long[] { 1, 2, 3 }, 2, List.of(a))).containsExactly(2);
+	}
+
+	@Test
+	void removalAndClearForgetBlocks() {
+		index.apply(a.id(), stored(1, 2, 3));
+		index.apply(b.id(), stored(1, 2, 3));
+
+		index.apply(a.id(), new BlockRemoved(new long[] { 2, 99 }, "GPU", null));
+		index.apply(b.id(), AllBlocksCleared.INSTANCE);
+
+		assertThat(index.matchedBlocks(new long[] { 1, 2, 3 }, 3, List.of(a, b))).containsExactly(1, 0);
+		assertThat(index.blocks(a.id())).isEqualTo(2);
+		assertThat(index.blockSize(b.id())).as("kept across a clear").isEqualTo(16);
+		EngineBlockIndexStats stats = index.stats();
+		assertThat(stats.storedBlocks()).isEqualTo(6);
+		assertThat(stats.removedBlocks()).isEqualTo(1);
+		assertThat(stats.clears()).isEqualTo(1);
+		assertThat(stats.blocksPerEndpoint()).containsEntry(a.id().toString(), 2).containsEntry(b.id().toString(), 0);
+	}
+
+	@Test
+	void removingBlocksInAnyOrderKeepsTheRestFindable() {
+		index.apply(a.id(), stored(5, 6, 7, 8));
+
+		index.apply(a.id(), new BlockRemoved(new long[] { 6 }, "GPU", null));
+		index.apply(a.id(), new BlockRemoved(new long[] { 5 }, "GPU", null));
+		index.apply(a.id(), stored(9));
+
+		assertThat(index.matchedBlocks(new long[] { 7, 8 }, 2, List.of(a))).containsExactly(2);
+		assertThat(index.matchedBlocks(new long[] { 9 }, 1, List.of(a))).containsExactly(1);
+		assertThat(index.matchedBlocks(new long[] { 5 }, 1, List.of(a))).containsExactly(0);
+		assertThat(index.blocks(a.id())).isEqualTo(3);
+	}
+
+	@Test
+	void pastTheCapacityTheLeastRecentlyStoredGoFirst() {
+		index.apply(a.id(), stored(1, 2, 3));
+		index.apply(a.id(), stored(4, 5));
+
+		assertThat(index.blocks(a.id())).isEqualTo(4);
+		assertThat(index.matchedBlocks(new long[] { 4, 5 }, 2, List.of(a))).containsExactly(2);
+		assertThat(index.stats().evictedBlocks()).isEqualTo(1);
+	}
+
+	@Test
+	void aZeroHashIsStoredAndFoundLikeAnyOther() {
+		index.apply(a.id(), stored(0, 7));
+
+		assertThat(index.matchedBlocks(new long[] { 0, 7 }, 2, List.of(a))).containsExactly(2);
+	}
+
+	@Test
+	void aPurgedEndpointIsForgotten() {
+		index.apply(a.id(), stored(1));
+
+		index.purge(a.id());
+
+		assertThat(index.matchedBlocks(new long[] { 1 }, 1, List.of(a))).containsExactly(0);
+		assertThat(index.blockSize(a.id())).isZero();
+		assertThat(index.stats().entries()).isZero();
+	}
+}

@@ -1,0 +1,285 @@
+package io.infergate.systemtest;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static io.infergate.systemtest.GatewayProcess.get;
+import static io.infergate.systemtest.GatewayProcess.getAsAdmin;
+import static io.infergate.systemtest.GatewayProcess.postJson;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The dashboard of the packaged gateway in demo mode (four simulated pods), in headless Chromium. Every test fails
+ * on any error in the browser's console, and leaves a screenshot of its view under {@code target/screenshots}.
+ */
+class DashboardBrowserTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(20);
+
+	/** A system prompt of a few dozen of the prefix index's 64-character blocks, shared by the what-if requests. */
+	private static final String SHARED_PROMPT = "You are the support assistant of a company that sells bicycles. "
+		.repeat(30);
+
+	static GatewayProcess gateway;
+
+	static Browser browser;
+
+	@BeforeAll
+	static void start() throws Exception {
+		gateway = GatewayProcess.start("dashboard");
+		browser = Browser.start();
+		browser.authorize(GatewayProcess.basicCredentials());
+	}
+
+	@AfterAll
+	static void stop() throws Exception {
+		try {
+			if (browser != null) {
+				browser.close();
+			}
+		}
+		finally {
+			gateway.close();
+		}
+	}
+
+	@AfterEach
+	void noErrorInTheConsole() {
+		assertThat(browser.consoleErrors()).isEmpty();
+	}
+
+	@Test
+	void withoutCredentialsTheDashboardAnswers401() {
+		HttpResponse<String> response = get(gateway.management("/admin"));
+
+		assertThat(response.statusCode()).isEqualTo(401);
+		assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+				(challenge) -> assertThat(challenge).startsWith("Basic "));
+	}
+
+	@Test
+	void showsOneCardPerEndpointHeadedByItsHostAndPort() {
+		open("pool");
+
+		List<WebElement> cards = browser.waitUpTo(WAIT)
+			.until((driver) -> {
+				List<WebElement> shown = driver.findElements(By.cssSelector(".endpoint-card"));
+				return shown.size() == 4 ? shown : null;
+			});
+
+		Set<String> titles = new TreeSet<>();
+		for (WebElement card : cards) {
+			titles.add(card.findElement(By.cssSelector(".card-title")).getText());
+		}
+		assertThat(titles).isEqualTo(endpointIds());
+		browser.screenshot("pool");
+	}
+
+	@Test
+	void trafficSentWhileThePageIsOpenUpdatesPicksAndInFlightWithoutAReload() throws Exception {
+		open("pool");
+		browser.waitUpTo(WAIT).until((driver) -> driver.findElements(By.cssSelector(".endpoint-card")).size() == 4);
+		script("window.notReloaded = true;");
+		long picksBefore = picksShown();
+
+		List<CompletableFuture<HttpResponse<InputStream>>> streams = new ArrayList<>();
+		try {
+			for (int i = 0; i < 4; i++) {
+				streams.add(stream("Tell me a long story, number " + i + ".", 4000));
+			}
+			browser.waitUpTo(WAIT).until((driver) -> inFlightShown() >= 4 && picksShown() >= picksBefore + 4);
+			assertThat(script("return window.notReloaded === true;")).isEqualTo(Boolean.TRUE);
+			browser.screenshot("pool-under-load");
+		}
+		finally {
+			for (CompletableFuture<HttpResponse<InputStream>> stream : streams) {
+				stream.join().body().close();
+			}
+		}
+		browser.waitUpTo(WAIT).until((driver) -> inFlightShown() == 0);
+	}
+
+	@Test
+	void openingADecisionShowsEachScorersScoreAndWeightWithThePickMarked() {
+		assertThat(postJson(gateway.api("/v1/chat/completions"), chat("Which pod answers this?", 4)).statusCode())
+			.isEqualTo(200);
+		// The list fills from the live feed and a backlog, so a row can arrive above another while the test reads:
+		// find this request's decision by its sequence number rather than by its place.
+		long sequence = newestDecisionSequence();
+		open("decisions");
+		WebElement newest = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("tr.decision-row[data-sequence='" + sequence + "']"))
+				.stream()
+				.findFirst()
+				.orElse(null));
+		String chosen = newest.findElements(By.tagName("td")).get(3).getText();
+		browser.screenshot("decisions");
+
+		newest.click();
+
+		WebElement scores = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("#decision-detail table.scores")).stream()
+				.findFirst()
+				.orElse(null));
+		List<String> headers = scores.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList();
+		assertThat(headers).containsSubsequence("endpoint", "queue ×2", "kv-cache ×2", "prefix-cache ×3", "total");
+		assertThat(browser.driver.findElement(By.cssSelector("tr.decision-row.selected")).getAttribute("data-sequence"))
+			.isEqualTo(Long.toString(sequence));
+		List<WebElement> picked = scores.findElements(By.cssSelector("tbody tr.chosen"));
+		assertThat(picked).hasSize(1);
+		assertThat(picked.get(0).getAttribute("data-endpoint")).isEqualTo(chosen);
+		assertThat(picked.get(0).getText()).contains("picked");
+		assertThat(scores.findElements(By.cssSelector("tbody tr"))).hasSize(4);
+		assertThat(browser.driver.findElement(By.id("decision-detail")).getText()).containsIgnoringCase("Removed by filters");
+		browser.screenshot("decision");
+	}
+
+	@Test
+	void whatIfShowsPicksThatWouldMoveWhenThePrefixWeightIsZero() throws Exception {
+		// One long request keeps a pod busy; requests sharing its prompt's prefix follow it there for the prefix
+		// score, although the idle pods' KV caches are emptier: with the prefix weight at 0 they would not.
+		CompletableFuture<HttpResponse<InputStream>> busy = stream(SHARED_PROMPT + "First question.", 4000);
+		try {
+			busy.join();
+			// the busy pod's KV-cache use shows once a scrape has seen it
+			browser.waitUpTo(WAIT).until((driver) -> aPodShowsKvCacheUse());
+			for (int i = 0; i < 6; i++) {
+				assertThat(postJson(gateway.api("/v1/chat/completions"),
+						chat(SHARED_PROMPT + "Question " + i + ".", 4)).statusCode()).isEqualTo(200);
+			}
+			open("what-if");
+			WebElement prefixWeight = browser.waitUpTo(WAIT)
+				.until((driver) -> driver.findElements(By.cssSelector("input[type=number][data-scorer='prefix-cache']"))
+					.stream()
+					.findFirst()
+					.orElse(null));
+			prefixWeight.clear();
+			prefixWeight.sendKeys("0");
+
+			browser.waitUpTo(WAIT).until((driver) -> {
+				List<WebElement> changed = driver.findElements(By.id("whatif-changed"));
+				return !changed.isEmpty() && Integer.parseInt(changed.get(0).getAttribute("data-changed")) > 0;
+			});
+			List<WebElement> moved = browser.driver.findElements(By.cssSelector("#whatif-changes tbody tr"));
+			assertThat(moved).isNotEmpty();
+			browser.screenshot("what-if");
+		}
+		finally {
+			busy.join().body().close();
+		}
+	}
+
+	@Test
+	void showsEachPoolsProfileAndTheModelsWithTheirTargets() {
+		open("config");
+
+		// the view re-renders its rows as the live feed updates: read each text inside the wait, which retries a row
+		// replaced between finding it and reading it
+		String models = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("#models tr[data-model='demo-lora']")).stream()
+				.findFirst()
+				.map(WebElement::getText)
+				.orElse(null));
+		String profiles = browser.waitUpTo(WAIT).until((driver) -> driver.findElement(By.id("profiles")).getText());
+
+		assertThat(models).contains("demo · demo-llama · demo-lora");
+		assertThat(profiles).contains("demo", "default", "ready, circuit-breaker, saturation", "queue (2)", "prefix-cache (3)",
+				"max-score");
+		browser.screenshot("profiles");
+	}
+
+	private void open(String view) {
+		browser.driver.get(gateway.management("/admin#" + view));
+		browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElement(By.id("live")).getAttribute("class").contains("on"));
+	}
+
+	private Object script(String javascript) {
+		return ((JavascriptExecutor) browser.driver).executeScript(javascript);
+	}
+
+	private long picksShown() {
+		return sumOfLeadingNumbers("[data-field='picks']");
+	}
+
+	private long inFlightShown() {
+		return sumOfLeadingNumbers("[data-field='inflight']");
+	}
+
+	private long sumOfLeadingNumbers(String selector) {
+		long sum = 0;
+		for (WebElement figure : browser.driver.findElements(By.cssSelector(selector))) {
+			String text = figure.getText().trim();
+			int end = 0;
+			while (end < text.length() && Character.isDigit(text.charAt(end))) {
+				end++;
+			}
+			sum += (end > 0) ? Long.parseLong(text.substring(0, end)) : 0;
+		}
+		return sum;
+	}
+
+	private static boolean aPodShowsKvCacheUse() {
+		JsonNode report = JsonMapper.builder().build()
+			.readTree(getAsAdmin(gateway.management("/actuator/inference")).body());
+		for (JsonNode pool : report.path("pools")) {
+			for (JsonNode endpoint : pool.path("endpoints")) {
+				if (endpoint.path("metrics").path("kvCacheUsage").asDouble() > 0) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	private static long newestDecisionSequence() {
+		JsonNode decisions = JsonMapper.builder().build().readTree(getAsAdmin(gateway.management("/admin/api/decisions")).body());
+		long newest = -1;
+		for (JsonNode decision : decisions) {
+			newest = Math.max(newest, decision.path("sequence").asLong());
+		}
+		assertThat(newest).isNotNegative();
+		return newest;
+	}
+
+	private static Set<String> endpointIds() {
+		JsonNode report = JsonMapper.builder().build().readTree(getAsAdmin(gateway.management("/actuator/inference")).body());
+		Set<String> ids = new TreeSet<>();
+		for (JsonNode endpoint : report.path("pools").get(0).path("endpoints")) {
+			ids.add(endpoint.path("id").asString());
+		}
+		return ids;
+	}
+
+	/** A streaming chat completion, answered once its headers arrive; close its body to cancel it. */
+	private static CompletableFuture<HttpResponse<InputStream>> stream(String prompt, int maxTokens) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create(gateway.api("/v1/chat/completions")))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(chat(prompt, maxTokens).replace("\"stream\":false", "\"stream\":true")))
+			.build();
+		return GatewayProcess.client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+	}
+
+	private static String chat(String prompt, int maxTokens) {
+		return "{\"model\":\"demo-llama\",\"stream\":false,\"max_tokens\":" + maxTokens
+				+ ",\"messages\":[{\"role\":\"user\",\"content\":\"" + prompt + "\"}]}";
+	}
+}
