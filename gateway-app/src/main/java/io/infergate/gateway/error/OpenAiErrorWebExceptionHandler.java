@@ -16,7 +16,6 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 
-import io.infergate.gateway.route.UpstreamRetryFilter;
 import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.endpoint.EndpointId;
@@ -54,7 +53,7 @@ public class OpenAiErrorWebExceptionHandler implements WebExceptionHandler {
 		if (ex instanceof DataBufferLimitException) {
 			return OpenAiError.bodyTooLarge(maxBodyBytes);
 		}
-		if (UpstreamRetryFilter.isFailureBeforeResponse(ex)) {
+		if (UpstreamFailures.beforeResponse(ex)) {
 			return OpenAiError.unavailable("Could not reach a model server, or it failed before answering"
 					+ tried(dispatch) + ".");
 		}

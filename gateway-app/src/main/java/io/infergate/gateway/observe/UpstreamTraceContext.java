@@ -13,7 +13,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.route.InferenceContext;
+import io.infergate.routing.request.InfergateAttributes;
 
 /**
  * How a request's trace reaches the model server, at a cost that follows the sampling decision.
@@ -101,7 +101,7 @@ public final class UpstreamTraceContext {
 			if (span == null || isSampled(span)) {
 				return input;
 			}
-			if (InferenceContext.parsed(exchange) != null) {
+			if (exchange.getAttribute(InfergateAttributes.INFERENCE_CONTEXT) != null) {
 				// an inference request's headers here are the allow-list's copy, built for this call: set in place
 				try {
 					this.propagator.inject(span.context(), input, HttpHeaders::set);

@@ -1,18 +1,14 @@
 package io.infergate.gateway.route;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import io.netty.channel.ConnectTimeoutException;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
-import reactor.netty.channel.AbortedException;
 import reactor.netty.http.client.HttpClientResponse;
-import reactor.netty.http.client.PrematureCloseException;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -24,6 +20,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
+import io.infergate.gateway.error.UpstreamFailures;
 import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.dispatch.Dispatch;
@@ -112,7 +109,7 @@ public class UpstreamRetryFilter implements GatewayFilter {
 	 */
 	private Mono<Void> afterFailure(ServerWebExchange exchange, GatewayFilterChain chain, Dispatch dispatch,
 			Throwable ex, Throwable previous) {
-		if ((isFailureBeforeResponse(ex) || isTimeout(ex)) && canRetry(exchange, dispatch)) {
+		if ((UpstreamFailures.beforeResponse(ex) || isTimeout(ex)) && canRetry(exchange, dispatch)) {
 			return retry(exchange, chain, dispatch, isTimeout(ex) ? "sent " + ((ResponseStatusException) ex).getReason()
 					: "failed (" + ex + ")", ex);
 		}
@@ -121,7 +118,7 @@ public class UpstreamRetryFilter implements GatewayFilter {
 			return Mono.error(previous);
 		}
 		if (canFallBack(exchange)) {
-			if (isFailureBeforeResponse(ex)) {
+			if (UpstreamFailures.beforeResponse(ex)) {
 				return fallBack("endpoint " + dispatch.lastEndpoint() + " failed before answering: " + ex);
 			}
 			if (ex instanceof ResponseStatusException statusException
@@ -208,20 +205,6 @@ public class UpstreamRetryFilter implements GatewayFilter {
 	/** Whether a 400 body is a model server's context-length error. */
 	static boolean isContextLengthError(byte[] body) {
 		return new String(body, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT).contains("context length");
-	}
-
-	/**
-	 * Failures of the connection to the model server before it sent any response: refused, timed out while
-	 * connecting, closed, reset, or any other I/O error. The request can move to another endpoint.
-	 */
-	public static boolean isFailureBeforeResponse(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof IOException || cause instanceof ConnectTimeoutException
-					|| cause instanceof PrematureCloseException || cause instanceof AbortedException) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/** No response headers within the pool's first-byte timeout or the HTTP client's response timeout. */
