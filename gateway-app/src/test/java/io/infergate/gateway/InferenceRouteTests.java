@@ -18,6 +18,8 @@ import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.infergate.admin.snapshot.DashboardSnapshot;
+import io.infergate.admin.snapshot.SnapshotAssembler;
 import io.infergate.gateway.route.AuthenticateFilter;
 import io.infergate.gateway.route.AuthorizeModelFilter;
 import io.infergate.gateway.route.CircuitOutcomeFilter;
@@ -49,6 +51,9 @@ class InferenceRouteTests extends SimulatedPods {
 
 	@Autowired
 	RouteLocator routes;
+
+	@Autowired
+	SnapshotAssembler dashboard;
 
 	@DynamicPropertySource
 	static void pools(DynamicPropertyRegistry registry) {
@@ -90,4 +95,17 @@ class InferenceRouteTests extends SimulatedPods {
 		assertThat(response.headers().firstValue(ServedByFilter.POOL_HEADER)).isEmpty();
 		assertThat(response.headers().firstValue(ServedByFilter.MODEL_HEADER)).isEmpty();
 	}
+
+	@Test
+	void theDashboardShowsTheModelsTheTenantsTheFlowControlQueuesAndTheCircuitsTheEngineKeeps() {
+		DashboardSnapshot snapshot = dashboard.next();
+
+		assertThat(snapshot.models()).extracting((model) -> model.name()).contains("llama");
+		assertThat(snapshot.tenants()).isNotNull();
+		assertThat(snapshot.flowControl()).isNotNull();
+		assertThat(snapshot.pools()).singleElement()
+			.satisfies((pool) -> assertThat(pool.endpoints()).allSatisfy(
+					(endpoint) -> assertThat(endpoint.circuit()).isNotNull()));
+	}
+
 }
