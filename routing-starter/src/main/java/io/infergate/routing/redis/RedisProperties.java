@@ -12,7 +12,7 @@ import org.springframework.validation.annotation.Validated;
 /**
  * The one Redis of a gateway, {@code infergate.redis.*}: shared limits and dispatch sharing use it. The deprecated
  * {@code infergate.rate-limits.redis-url} and {@code infergate.scheduling.dispatch-sharing.redis-url} still set it
- * ({@link DeprecatedRedisUrlEnvironmentPostProcessor}).
+ * ({@link RedisUrl}).
  *
  * @param url {@code redis://[user:password@]host:port[/db]} (or {@code rediss://} for TLS), a standalone Redis 5 or
  * later or a primary; default {@code redis://127.0.0.1:6379}

@@ -70,7 +70,7 @@ class DeprecatedRedisUrlTests {
 		assertThatException()
 			.isThrownBy(() -> run("--infergate.rate-limits.redis-url=redis://redis-b:6381",
 					"--infergate.scheduling.dispatch-sharing.redis-url=redis://redis-c:6382"))
-			.withMessageContaining("infergate.rate-limits.redis-url and infergate.scheduling.dispatch-sharing.redis-url "
+			.withStackTraceContaining("infergate.rate-limits.redis-url and infergate.scheduling.dispatch-sharing.redis-url "
 					+ "name different Redis servers, but the gateway uses one: set infergate.redis.url");
 	}
 
@@ -81,7 +81,7 @@ class DeprecatedRedisUrlTests {
 	}
 
 	private static URI url(ConfigurableApplicationContext context) {
-		return context.getBean(RedisProperties.class).url();
+		return context.getBean(RedisUrl.class).uri();
 	}
 
 	private static ConfigurableApplicationContext run(String... args) {
