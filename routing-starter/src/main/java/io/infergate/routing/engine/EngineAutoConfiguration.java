@@ -12,11 +12,15 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceModelsContributor;
 import io.infergate.routing.limits.FailoverRateLimitStore;
+import io.infergate.routing.limits.LimitType;
+import io.infergate.routing.limits.LimitTypes;
 import io.infergate.routing.limits.Limits;
 import io.infergate.routing.limits.MemoryRateLimitStore;
 import io.infergate.routing.limits.RateLimitPolicy;
@@ -83,10 +87,19 @@ public class EngineAutoConfiguration {
 		return new ApiKeys(auth);
 	}
 
-	/** The limits of every key, key × model, tenant and model, and the default, in one policy. */
+	/** The application's own limit types ({@link LimitType} beans) and their subjects' limits. */
+	@Bean
+	LimitTypes limitTypes(Environment environment, ObjectProvider<LimitType> types) {
+		return LimitTypes.bind(Binder.get(environment), types.orderedStream().toList());
+	}
+
+	/**
+	 * The limits of every key, key × model, tenant and model, the default, and the application's own limit types, in
+	 * one policy.
+	 */
 	@Bean
 	RateLimitPolicy rateLimitPolicy(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,
-			ObjectProvider<ConfigurationCheck> checks) {
+			LimitTypes types, ObjectProvider<ConfigurationCheck> checks) {
 		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
 		Map<String, RateLimitPolicy.KeyLimits> keys = new LinkedHashMap<>();
 		auth.getKeys().forEach((id, key) -> keys.put(id, new RateLimitPolicy.KeyLimits(
@@ -104,7 +117,7 @@ public class EngineAutoConfiguration {
 				modelLimits.put(name, model.getLimits());
 			}
 		});
-		return new RateLimitPolicy(keys, tenants, modelLimits, rateLimits.getDefaultLimits());
+		return new RateLimitPolicy(keys, tenants, modelLimits, rateLimits.getDefaultLimits(), types.typed());
 	}
 
 	@Bean

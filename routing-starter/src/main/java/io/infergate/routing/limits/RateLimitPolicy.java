@@ -17,7 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <li>the model's limits, shared by all callers ({@code infergate.models.<model>.limits});</li>
  * <li>the key × model limits ({@code infergate.auth.keys.<id>.model-limits.<model>}).</li>
  * </ol>
- * Buckets without any limit are left out. The lists are computed once per key and model and then reused.
+ * Then one bucket per {@link LimitType} of the application's own, for the subject it names
+ * ({@code infergate.rate-limits.by.<type>.<subject>}). Buckets without any limit are left out. The built-in lists
+ * are computed once per key and model and then reused; a type's bucket once per subject.
  */
 public final class RateLimitPolicy {
 
@@ -39,17 +41,28 @@ public final class RateLimitPolicy {
 
 	private final Limits defaults;
 
+	private final List<TypedLimits> types;
+
 	private final boolean limitsAnything;
 
 	private final ConcurrentHashMap<String, ConcurrentHashMap<String, List<Bucket>>> cache = new ConcurrentHashMap<>();
 
 	public RateLimitPolicy(Map<String, KeyLimits> keys, Map<String, Limits> tenants, Map<String, Limits> models,
 			Limits defaults) {
+		this(keys, tenants, models, defaults, List.of());
+	}
+
+	/**
+	 * @param types the application's own limit types that some subject has limits of, each with those limits
+	 */
+	public RateLimitPolicy(Map<String, KeyLimits> keys, Map<String, Limits> tenants, Map<String, Limits> models,
+			Limits defaults, List<TypedLimits> types) {
+		this.types = List.copyOf(types);
 		this.keys = Map.copyOf(keys);
 		this.tenants = Map.copyOf(tenants);
 		this.models = Map.copyOf(models);
 		this.defaults = (defaults != null) ? defaults : Limits.NONE;
-		this.limitsAnything = !this.defaults.isUnlimited() || anyLimit(this.tenants.values())
+		this.limitsAnything = !this.types.isEmpty() || !this.defaults.isUnlimited() || anyLimit(this.tenants.values())
 				|| anyLimit(this.models.values()) || this.keys.values()
 					.stream()
 					.anyMatch((key) -> (key.limits() != null && !key.limits().isUnlimited())
@@ -74,7 +87,23 @@ public final class RateLimitPolicy {
 		if (buckets == null) {
 			buckets = byModel.computeIfAbsent(model, (m) -> compute(caller.keyId(), caller.tenant(), m));
 		}
-		return buckets;
+		return types.isEmpty() ? buckets : withTypes(buckets, caller, model);
+	}
+
+	private List<Bucket> withTypes(List<Bucket> builtIn, Caller caller, String model) {
+		List<Bucket> all = null;
+		for (TypedLimits typed : types) {
+			String subject = typed.type().subject(caller, model);
+			Bucket bucket = (subject != null) ? typed.bucket(subject) : null;
+			if (bucket != null) {
+				if (all == null) {
+					all = new ArrayList<>(builtIn.size() + types.size());
+					all.addAll(builtIn);
+				}
+				all.add(bucket);
+			}
+		}
+		return (all != null) ? all : builtIn;
 	}
 
 	private List<Bucket> compute(String keyId, String tenant, String model) {
@@ -139,5 +168,41 @@ public final class RateLimitPolicy {
 
 	private static boolean anyLimit(java.util.Collection<Limits> limits) {
 		return limits.stream().anyMatch((l) -> l != null && !l.isUnlimited());
+	}
+
+	/** A {@link LimitType} with the limits configuration gives its subjects. */
+	public static final class TypedLimits {
+
+		private final LimitType type;
+
+		private final Map<String, Limits> limits;
+
+		private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+
+		/**
+		 * @param type the type
+		 * @param limits each subject's limits
+		 */
+		public TypedLimits(LimitType type, Map<String, Limits> limits) {
+			this.type = type;
+			this.limits = Map.copyOf(limits);
+		}
+
+		public LimitType type() {
+			return type;
+		}
+
+		public Map<String, Limits> limits() {
+			return limits;
+		}
+
+		/** The subject's bucket, or {@code null} when it has no limit; only configured subjects are kept. */
+		Bucket bucket(String subject) {
+			Limits configured = limits.get(subject);
+			if (configured == null || configured.isUnlimited()) {
+				return null;
+			}
+			return buckets.computeIfAbsent(subject, (s) -> Bucket.of(new LimitScope(type.name()), s, configured));
+		}
 	}
 }
