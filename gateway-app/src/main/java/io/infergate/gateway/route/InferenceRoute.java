@@ -1,9 +1,18 @@
 package io.infergate.gateway.route;
 
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.cloud.gateway.config.HttpClientProperties;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
@@ -16,6 +25,7 @@ import org.springframework.cloud.gateway.route.builder.UriSpec;
 import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 
 import io.infergate.gateway.config.GatewayProperties;
@@ -26,6 +36,7 @@ import io.infergate.gateway.observe.InferenceMeters;
 import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.routing.auth.ApiKeys;
 import io.infergate.routing.circuit.EndpointCircuits;
+import io.infergate.routing.config.ConfigurationCheck;
 import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.openai.InferenceApi;
 
@@ -74,11 +85,17 @@ import io.infergate.routing.openai.InferenceApi;
  * would also match {@code /v1/chat/completions;a=b} and {@code /v1/chat/%63ompletions}, which the steps do not
  * know. Such paths are 404s like any other unknown URL. The route's own URI is never used: the pool route step sets
  * each request's.
+ * <p>
+ * An application adds a step of its own as an {@link InferenceStep} bean named in {@code infergate.gateway.steps};
+ * a name there that no such bean has is a startup problem, listed with every other and the names that exist.
  */
 @Configuration(proxyBeanMethods = false)
 public class InferenceRoute {
 
 	public static final String ID = "openai-inference";
+
+	/** The application's own steps ({@link InferenceStep} beans) the route runs, by bean name. */
+	public static final String STEPS_PROPERTY = "infergate.gateway.steps";
 
 	/** The last step outside the response writer. */
 	public static final int DISPATCH = NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 10;
@@ -120,7 +137,13 @@ public class InferenceRoute {
 	@Bean
 	RouteLocator inferenceRouteLocator(RouteLocatorBuilder routes, HttpClientProperties client,
 			ServerProperties server, InferenceEngine engine, ApiKeys keys, EndpointCircuits circuits,
-			GatewayProperties gateway, InferenceMeters meters, AccessLogProperties accessLog, PoolTimeouts timeouts) {
+			GatewayProperties gateway, InferenceMeters meters, AccessLogProperties accessLog, PoolTimeouts timeouts,
+			ListableBeanFactory beans, Environment environment) {
+		Map<String, InferenceStep> ownSteps = beans.getBeansOfType(InferenceStep.class);
+		List<InferenceStep> named = stepNames(environment).stream()
+			.map(ownSteps::get)
+			.filter(Objects::nonNull)
+			.toList();
 		// Spring Cloud Gateway's own response timer is off when the connection times the response
 		boolean timedPerConnection = UpstreamResponseTimeout.replacing(client, server) != null;
 		return routes.routes().route(ID, (route) -> {
@@ -142,6 +165,7 @@ public class InferenceRoute {
 				steps.filter(new DispatchFilter(engine, timeouts), DISPATCH);
 				steps.filter(new UpstreamRetryFilter(gateway.getRetries(), timeouts), UPSTREAM_RETRY);
 				when(circuits.enabled(), steps, new CircuitOutcomeFilter(circuits), RECORD_CIRCUIT_OUTCOME);
+				named.forEach((step) -> steps.filter(step, step.order()));
 				return steps.filter(new PoolRouteFilter(), POOL_ROUTE);
 			});
 			if (timedPerConnection) {
@@ -154,6 +178,28 @@ public class InferenceRoute {
 	@Bean
 	InferenceMeters inferenceMeters(ObjectProvider<MeterRegistry> registry) {
 		return new InferenceMeters(registry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	/** Every name in {@code infergate.gateway.steps} must be an {@link InferenceStep} bean's. */
+	@Bean
+	ConfigurationCheck inferenceStepsCheck(Environment environment, ListableBeanFactory beans) {
+		return () -> stepProblems(stepNames(environment), beans.getBeansOfType(InferenceStep.class).keySet());
+	}
+
+	/** The names in {@code infergate.gateway.steps}, in its order. */
+	static List<String> stepNames(Environment environment) {
+		return Binder.get(environment).bind(STEPS_PROPERTY, Bindable.listOf(String.class)).orElse(List.of());
+	}
+
+	/** The problem with {@code names} when some step bean of {@code steps} does not have it. */
+	public static List<String> stepProblems(List<String> names, Set<String> steps) {
+		List<String> unknown = names.stream().filter((name) -> !steps.contains(name)).toList();
+		if (unknown.isEmpty()) {
+			return List.of();
+		}
+		String known = steps.isEmpty() ? "none (a step is an InferenceStep bean)"
+				: String.join(", ", new TreeSet<>(steps));
+		return List.of(STEPS_PROPERTY + ": no step named " + String.join(", ", unknown) + "; steps: " + known);
 	}
 
 	private static void when(boolean applies, GatewayFilterSpec steps,
