@@ -1,11 +1,15 @@
 package io.infergate.gateway.discovery;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+
+import org.apache.commons.logging.Log;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -19,9 +23,16 @@ import io.infergate.routing.pool.PoolProperties;
  * server. The catalog watch is off too, since Infergate re-reads each pool's instances on its own interval
  * ({@code discovery-refresh-interval}).
  * <p>
- * Both are defaults of the lowest precedence: any value the application sets wins.
+ * Both are defaults of the lowest precedence: any value the application sets wins. They cannot be a default in a
+ * file, since whether discovery is on depends on the pools; startup logs which pools turned it on.
  */
 public class KubernetesDiscoveryEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
+
+	private final Log logger;
+
+	public KubernetesDiscoveryEnvironmentPostProcessor(DeferredLogFactory logs) {
+		this.logger = logs.getLog(KubernetesDiscoveryEnvironmentPostProcessor.class);
+	}
 
 	static final String DISCOVERY_ENABLED = "spring.cloud.kubernetes.discovery.enabled";
 
@@ -35,10 +46,18 @@ public class KubernetesDiscoveryEnvironmentPostProcessor implements EnvironmentP
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		boolean discoveryNamed = PoolProperties.configuredPools(Binder.get(environment))
-			.values()
+		List<String> discovering = PoolProperties.configuredPools(Binder.get(environment))
+			.entrySet()
 			.stream()
-			.anyMatch((pool) -> pool.getDiscoveryServiceId() != null && !pool.getDiscoveryServiceId().isBlank());
+			.filter((pool) -> pool.getValue().getDiscoveryServiceId() != null
+					&& !pool.getValue().getDiscoveryServiceId().isBlank())
+			.map(Map.Entry::getKey)
+			.toList();
+		boolean discoveryNamed = !discovering.isEmpty();
+		if (discoveryNamed) {
+			logger.info("Pools " + discovering + " name a discovery-service-id: Spring Cloud Kubernetes discovery is on "
+					+ "unless " + DISCOVERY_ENABLED + " says otherwise");
+		}
 		Map<String, Object> defaults = new LinkedHashMap<>();
 		defaults.put(DISCOVERY_ENABLED, discoveryNamed);
 		defaults.put(CATALOG_WATCH_ENABLED, false);

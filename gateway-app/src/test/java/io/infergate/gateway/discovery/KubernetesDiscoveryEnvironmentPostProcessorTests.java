@@ -1,6 +1,7 @@
 package io.infergate.gateway.discovery;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class KubernetesDiscoveryEnvironmentPostProcessorTests {
 
-	private final KubernetesDiscoveryEnvironmentPostProcessor postProcessor = new KubernetesDiscoveryEnvironmentPostProcessor();
+	private final KubernetesDiscoveryEnvironmentPostProcessor postProcessor = new KubernetesDiscoveryEnvironmentPostProcessor(
+			Supplier::get);
 
 	private StandardEnvironment environment(Map<String, Object> properties) {
 		StandardEnvironment environment = new StandardEnvironment();

@@ -18,7 +18,7 @@ import org.springframework.core.env.Profiles;
 import org.springframework.core.env.PropertySource;
 
 /**
- * Adds the {@link ShippedProfiles} after every other property source, so an application's own
+ * Adds the {@link ShippedProfiles} after every other property source (visible as such in {@code /actuator/env}), so an application's own
  * {@code application.yml}, profile files, environment and arguments can change any shipped weight, filter or
  * picker, or add profiles of their own, without importing anything.
  * <p>
@@ -49,10 +49,16 @@ public class ShippedProfilesEnvironmentPostProcessor implements EnvironmentPostP
 		List<PropertySource<?>> documents = ShippedProfiles
 			.load((expression) -> environment.acceptsProfiles(Profiles.of(expression)));
 		MutablePropertySources sources = environment.getPropertySources();
+		boolean added = false;
 		for (PropertySource<?> document : documents) {
 			if (!sources.contains(document.getName())) {
 				sources.addLast(document);
+				added = true;
 			}
+		}
+		if (added) {
+			logger.debug("The shipped scheduling profiles (infergate-profiles.yml) are below every other property "
+					+ "source: the application's configuration overrides them");
 		}
 		warnIfASpringProfileChoseTheDefault(environment);
 	}
