@@ -35,7 +35,7 @@ import io.infergate.routing.limits.TokenUsage;
 import io.infergate.routing.redis.SharedRedisClient;
 
 /**
- * One request through admission by rate limits, as the gateway's admit step runs it: resolve the caller's buckets,
+ * One request through the limits, as the gateway's limits step runs it: resolve the caller's buckets,
  * check and reserve every limit atomically, then settle with the real usage and release the max-parallel lease.
  * Limits are high enough that nothing is ever refused, so every operation does the whole work.
  * <ul>
@@ -145,8 +145,8 @@ public class RateLimiterBenchmark {
 	@Benchmark
 	public LimitDecision admitAndSettle() {
 		CompletableFuture<LimitDecision> admitted = limiter.admit(CALLER, "bench-model", 1160).toCompletableFuture();
-		LimitDecision admission = admitted.join();
-		admission.complete(USAGE);
-		return admission;
+		LimitDecision decision = admitted.join();
+		decision.complete(USAGE);
+		return decision;
 	}
 }

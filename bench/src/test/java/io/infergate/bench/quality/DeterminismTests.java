@@ -73,7 +73,7 @@ class DeterminismTests {
 	}
 
 	@Test
-	void admissionFiguresAppearOnlyWhenFlowControlIsOnOrTenantsAreNamed() throws IOException {
+	void flowControlFiguresAppearOnlyWhenFlowControlIsOnOrTenantsAreNamed() throws IOException {
 		String off = runWorkload(WORKLOAD + "flow-control: false\n", "off", "11", "least-request");
 		String byDefault = runWorkload(WORKLOAD, "default", "11", "least-request");
 

@@ -10,7 +10,7 @@ import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.flowcontrol.PoolFlowReport;
 
 /**
- * The dashboard's admission section: one queue per pool that flow control has seen, with its waiting requests,
+ * The dashboard's flow-control section: one queue per pool that flow control has seen, with its waiting requests,
  * what it has dispatched that has not ended, and the waiting requests of each priority band.
  */
 public class FlowControlDashboardSource implements FlowControlQueueSource {

@@ -19,7 +19,7 @@ import io.infergate.routing.limits.TokenUsage;
  * @param ttftNanos from arrival to the first body byte (first event of a stream), or -1 when none went out
  * @param durationNanos from arrival to the end of the response
  * @param usage the usage the model server reported, or {@code null} when it reported none
- * @param queueWaitNanos time in the admission queue, or -1 when the request did not queue
+ * @param queueWaitNanos time in the flow-control queue, or -1 when the request did not queue
  * @param fallbacks fallback models tried after the requested one, or -1 before a model was resolved
  */
 public record CompletedRequest(String requestId, String apiKeyId, String tenant, String model, String pool,

@@ -15,13 +15,13 @@ import io.infergate.routing.engine.InferenceEngine;
 
 /**
  * Serves a request from its model's fallbacks when the model cannot serve it before the first byte. It wraps every
- * per-model step (resolve, admission, dispatch, the endpoint retries), so on a fallback those steps run again for
+ * per-model step (resolve, limits, flow control, dispatch, the endpoint retries), so on a fallback those steps run again for
  * the fallback model: its own route, its own limits, a fresh dispatch.
  * <p>
  * What counts as "cannot serve" is decided where the upstream's answer is seen, in {@link UpstreamRetryFilter} (and,
  * for a request that fits no lane, in {@link ResolveModelFilter}); they signal it with a
  * {@link ModelUnavailableException}, only while a fallback is left and nothing has been written. A response that
- * any step writes itself, an admission's 429 for instance, is the request's answer and never falls back.
+ * any step writes itself, a limit's 429 for instance, is the request's answer and never falls back.
  */
 public class ModelFallbackFilter implements GatewayFilter {
 

@@ -16,7 +16,7 @@ import io.infergate.routing.dispatch.Dispatch;
  * target model), {@code x-infergate-fallbacks} (fallbacks taken) and, once an endpoint answered,
  * {@code x-infergate-endpoint} ({@code host:port}). The headers are written as the response commits, from the last
  * model and endpoint tried, so a retried or fallen-back request names what finally answered. A request that no step
- * dispatched (a 404 model, an admission's 429) gets none.
+ * dispatched (a 404 model, a limit's 429) gets none.
  */
 public class ServedByFilter implements GatewayFilter {
 

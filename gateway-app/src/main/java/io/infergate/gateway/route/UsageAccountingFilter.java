@@ -12,8 +12,8 @@ import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.ParsedRequest;
 
 /**
- * Reads the tokens each response uses ({@link ResponseUsage}, kept in the {@link InferenceContext} for admission to
- * settle with, and for the token metrics and the access log, so it runs whether admission is on or
+ * Reads the tokens each response uses ({@link ResponseUsage}, kept in the {@link InferenceContext} for the limits to
+ * settle with, and for the token metrics and the access log, so it runs whether limits are on or
  * not). A streamed request whose client did not ask for {@code stream_options.include_usage} is sent asking for it,
  * and the usage chunk is removed from what the client receives, so the client gets the bytes it would have got
  * without the gateway.

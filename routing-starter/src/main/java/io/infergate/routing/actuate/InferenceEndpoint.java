@@ -64,7 +64,7 @@ public class InferenceEndpoint {
 	/**
 	 * @param prefixIndex the prefix index, or {@code null}
 	 * @param models the application's model routing, or one that reports none
-	 * @param rateLimiter admission by rate limits, whose tenants are reported; {@code null} for none
+	 * @param rateLimiter the limits, whose tenants are reported; {@code null} for none
 	 * @param dispatchSharing the replica's dispatch sharing, or {@code null} when it is off
 	 */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,

@@ -130,7 +130,7 @@ public final class InferenceEngine {
 		}
 	}
 
-	/** Whether any limit applies to anyone; if not, {@link #limit} admits every request with no admission. */
+	/** Whether any limit applies to anyone; if not, {@link #limit} admits every request without a limit decision. */
 	public boolean limitsActive() {
 		return limitsActive;
 	}

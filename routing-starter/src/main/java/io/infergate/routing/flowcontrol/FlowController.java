@@ -15,7 +15,7 @@ import io.infergate.routing.pool.EndpointRegistry;
 
 /**
  * Flow control: holds requests at the gateway while their pool is saturated, and lets them go by priority band and
- * fair share of tenants as capacity frees ({@link PoolQueues} has the rules). The later half of admission, after the
+ * fair share of tenants as capacity frees ({@link PoolQueues} has the rules). It runs after the
  * rate limits.
  * <p>
  * It has no gateway types and no thread of its own: the gateway calls {@link #sweep()} on a timer, the bench harness

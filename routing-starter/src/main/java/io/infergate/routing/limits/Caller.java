@@ -1,13 +1,13 @@
 package io.infergate.routing.limits;
 
 /**
- * Who sent a request, as authentication established it: everything admission, limits and (later) flow control need
+ * Who sent a request, as authentication established it: everything limits and flow control need
  * to know of the caller, in one record. The gateway keeps it with the rest of what it knows of a request
  * ({@code InfergateAttributes.INFERENCE_CONTEXT}); the bench harness builds it directly.
  *
  * @param keyId the API key's id: shown in logs, metrics and the dashboard, never the secret
  * @param tenant the tenant the key belongs to; limits and fairness are per tenant
- * @param priority admission priority; below 0 is sheddable
+ * @param priority the request's priority; below 0 is sheddable
  * @param tenantWeight the tenant's fairness weight
  */
 public record Caller(String keyId, String tenant, int priority, double tenantWeight) {

@@ -48,7 +48,7 @@ public final class FailoverRateLimitStore implements RateLimitStore, AutoCloseab
 			.tags("store", shared.name(), "on-store-failure", onFailure.configName())
 			.register(registry);
 		Gauge.builder("infergate.rate.limit.store.available", available, (up) -> up.get() ? 1 : 0)
-			.description("1 while the shared rate-limit store answers, 0 while admission falls back")
+			.description("1 while the shared rate-limit store answers, 0 while the limits fall back")
 			.tags("store", shared.name())
 			.register(registry);
 	}

@@ -1,7 +1,7 @@
 package io.infergate.routing.limits;
 
 /**
- * One limit of one bucket as admission found it.
+ * One limit of one bucket as the limits found it.
  *
  * @param bucket the bucket
  * @param kind which of its limits

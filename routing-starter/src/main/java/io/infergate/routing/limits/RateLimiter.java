@@ -12,7 +12,7 @@ import java.util.concurrent.TimeoutException;
  * Limits: checks one request of a caller for a model against every limit that applies
  * ({@link RateLimitPolicy}) in one atomic check-and-reserve of the store, and counts the outcome per tenant.
  * <p>
- * It has no gateway types, so the gateway's admission filter and the bench harness drive the same code. It is
+ * It has no gateway types, so the gateway's limits step and the bench harness drive the same code. It is
  * called once per model a request is served by: a fallback model is charged to its own limits, and a refusal here
  * is final (it never triggers a fallback).
  */

@@ -50,7 +50,7 @@ public final class Reservation {
 		this.storeHandle = storeHandle;
 	}
 
-	/** An admission no limit applied to: nothing held, nothing to release. */
+	/** A decision no limit applied to: nothing held, nothing to release. */
 	static Reservation unlimited() {
 		return UNLIMITED;
 	}

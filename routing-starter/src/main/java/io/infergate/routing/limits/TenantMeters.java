@@ -97,7 +97,7 @@ public final class TenantMeters {
 
 		private Counter requests(String outcome) {
 			return Counter.builder("infergate.tenant.requests")
-				.description("Inference requests by tenant, key and admission outcome")
+				.description("Inference requests by tenant, key and limits outcome")
 				.tags("tenant", caller.tenant(), "key", caller.keyId(), "outcome", outcome)
 				.register(registry);
 		}

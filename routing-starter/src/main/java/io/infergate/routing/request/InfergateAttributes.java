@@ -11,7 +11,7 @@ public final class InfergateAttributes {
 
 	/**
 	 * The gateway's state of one inference request ({@code io.infergate.gateway.route.InferenceContext}): its API,
-	 * caller, body and parsed fields, the model being tried and its route, admission, usage reading and dispatch.
+	 * caller, body and parsed fields, the model being tried and its route, limits, flow control, usage reading and dispatch.
 	 */
 	public static final String INFERENCE_CONTEXT = PREFIX + "inferenceContext";
 

@@ -110,7 +110,7 @@ class InferenceEngineTests {
 	}
 
 	@Test
-	void withNoLimitAnywhereEveryRequestPassesWithoutAnAdmission() {
+	void withNoLimitAnywhereEveryRequestPassesWithoutALimitDecision() {
 		InferenceRequest request = routed("chat");
 
 		assertThat(engine.limitsActive()).isFalse();

@@ -108,12 +108,12 @@ public final class LiveRun {
 			writeRequests(out.resolve("requests-" + name + "-live.csv"), liveRun);
 			writeRequests(out.resolve("requests-" + name + "-predicted.csv"), predictedRun);
 		}
-		boolean admission = ResultsJson.showsAdmission(List.of(live, predicted));
+		boolean flowControl = ResultsJson.showsFlowControl(List.of(live, predicted));
 		Files.writeString(out.resolve("results.json"),
-				ResultsJson.write(workload.name(), List.of(new RateResults(rate, live)), false, admission),
+				ResultsJson.write(workload.name(), List.of(new RateResults(rate, live)), false, flowControl),
 				StandardCharsets.UTF_8);
 		Files.writeString(out.resolve("prediction.json"),
-				ResultsJson.write(workload.name(), List.of(new RateResults(rate, predicted)), false, admission),
+				ResultsJson.write(workload.name(), List.of(new RateResults(rate, predicted)), false, flowControl),
 				StandardCharsets.UTF_8);
 		String table = comparison(live, predicted, meanTtfts) + "\n" + ttftMeans(liveResults);
 		StringBuilder md = new StringBuilder();

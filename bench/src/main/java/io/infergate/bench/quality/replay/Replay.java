@@ -473,12 +473,12 @@ public final class Replay {
 		}
 		InferenceRequest request = routed.request();
 		// the memory store of limits answers at once; a replay never configures the shared one
-		LimitDecision admission = engine.limit(caller, request).toCompletableFuture().join();
-		if (admission != null && !admission.admitted()) {
+		LimitDecision limits = engine.limit(caller, request).toCompletableFuture().join();
+		if (limits != null && !limits.admitted()) {
 			turnedAway(record, followUp, true, now);
 			return;
 		}
-		Arrived arrived = new Arrived(record, benchRequest, request, gateway, followUp, admission);
+		Arrived arrived = new Arrived(record, benchRequest, request, gateway, followUp, limits);
 		// the prompt's characters stand for the body's bytes: only the queue's byte bounds read them
 		FlowTicket ticket = engine.enqueue(request, caller, promptText.length(), null);
 		CompletableFuture<FlowDecision> decision = ticket.decision();
@@ -491,9 +491,9 @@ public final class Replay {
 		decision.thenAccept((decided) -> schedule(clock.nowMicros(), () -> decided(arrived, ticket, decided)));
 	}
 
-	/** A request that has arrived, waiting for flow control's decision; {@code admission} is null with no limit. */
+	/** A request that has arrived, waiting for flow control's decision; {@code limits} is null with no limit. */
 	private record Arrived(RequestRecord record, BenchRequest benchRequest, InferenceRequest request,
-			Gateway gateway, FollowUp followUp, LimitDecision admission) {
+			Gateway gateway, FollowUp followUp, LimitDecision limits) {
 	}
 
 	/** A request refused before flow control: by its limits (a 429), or for a model nothing serves. */
@@ -515,7 +515,7 @@ public final class Replay {
 			route(arrived, ticket);
 			return;
 		}
-		settle(arrived.admission(), 0, 0);
+		settle(arrived.limits(), 0, 0);
 		long now = clock.nowMicros();
 		RequestRecord record = arrived.record();
 		if (decision.outcome().status() == 429) {
@@ -551,7 +551,7 @@ public final class Replay {
 				|| pod.engine.rejectionReason(promptTokens.length, benchRequest.outputTokens(), adapter) != null) {
 			dispatch.finish();
 			ticket.release(-1);
-			settle(arrived.admission(), 0, 0);
+			settle(arrived.limits(), 0, 0);
 			record.failed = true;
 			failed++;
 			ended++;
@@ -562,17 +562,17 @@ public final class Replay {
 		record.pod = pod.index;
 		// A pod can be 1 µs ahead only after zero-time steps started at this instant.
 		pod.engine.submit(Math.max(now, pod.engine.nowMicros()), new EngineRequest(promptTokens, adapter,
-				benchRequest.outputTokens(), new Sent(record, dispatch, ticket, arrived.admission(), arrived.followUp())));
+				benchRequest.outputTokens(), new Sent(record, dispatch, ticket, arrived.limits(), arrived.followUp())));
 	}
 
-	private record Sent(RequestRecord record, Dispatch dispatch, FlowTicket ticket, LimitDecision admission,
+	private record Sent(RequestRecord record, Dispatch dispatch, FlowTicket ticket, LimitDecision limits,
 			FollowUp followUp) {
 	}
 
 	/** Settles a request's limits with the tokens it used, as the gateway does when its response ends. */
-	private static void settle(LimitDecision admission, long promptTokens, long outputTokens) {
-		if (admission != null) {
-			admission.complete(new TokenUsage(promptTokens, outputTokens, true));
+	private static void settle(LimitDecision limits, long promptTokens, long outputTokens) {
+		if (limits != null) {
+			limits.complete(new TokenUsage(promptTokens, outputTokens, true));
 		}
 	}
 
@@ -728,7 +728,7 @@ public final class Replay {
 			sent.dispatch.finish();
 			// the tokens the response reports, as the gateway charges them to the tenant
 			sent.ticket.release(request.numPromptTokens() + request.numOutputTokens());
-			settle(sent.admission, request.numPromptTokens(), request.numOutputTokens());
+			settle(sent.limits, request.numPromptTokens(), request.numOutputTokens());
 			completed++;
 			ended++;
 			progress.requestEnded();

@@ -24,9 +24,9 @@ public final class ReportWriter {
 	public static void write(Path outDir, Workload workload, String command, List<RateResults> rates,
 			List<Map<String, double[]>> ttftByRate) throws IOException {
 		boolean ladder = !workload.arrival().ladder().isEmpty();
-		boolean admission = ResultsJson.showsAdmission(rates.stream().map(RateResults::policies).toList());
+		boolean flowControl = ResultsJson.showsFlowControl(rates.stream().map(RateResults::policies).toList());
 		Files.writeString(outDir.resolve("results.json"),
-				ResultsJson.write(workload.name(), rates, ladder, admission), StandardCharsets.UTF_8);
+				ResultsJson.write(workload.name(), rates, ladder, flowControl), StandardCharsets.UTF_8);
 		StringBuilder md = new StringBuilder();
 		md.append("# Routing quality: ").append(workload.name()).append("\n\n");
 		md.append(describe(workload)).append("\n\n");
@@ -37,7 +37,7 @@ public final class ReportWriter {
 			String heading = Double.isNaN(rate.ratePerSecond()) ? "Results"
 					: "Results at " + ResultsJson.rateKey(rate.ratePerSecond()) + " requests/s";
 			md.append("## ").append(heading).append("\n\n");
-			table(md, rate.policies(), admission);
+			table(md, rate.policies(), flowControl);
 			tenantsTable(md, rate.policies());
 			String chart = "ttft-cdf" + suffix + ".png";
 			Charts.ttftCdf(outDir.resolve(chart).toFile(), workload.name() + ": TTFT CDF"
@@ -66,9 +66,9 @@ public final class ReportWriter {
 	public static void writeByGateways(Path outDir, Workload workload, String command,
 			Map<Integer, Map<String, Figures>> byGateways, Map<Integer, Map<String, double[]>> ttftByGateways)
 			throws IOException {
-		boolean admission = ResultsJson.showsAdmission(byGateways.values());
+		boolean flowControl = ResultsJson.showsFlowControl(byGateways.values());
 		Files.writeString(outDir.resolve("results.json"),
-				ResultsJson.writeByGateways(workload.name(), byGateways, admission), StandardCharsets.UTF_8);
+				ResultsJson.writeByGateways(workload.name(), byGateways, flowControl), StandardCharsets.UTF_8);
 		StringBuilder md = new StringBuilder();
 		md.append("# Routing quality: ").append(workload.name()).append(" behind ")
 			.append(byGateways.keySet()).append(" gateway replicas\n\n");
@@ -88,7 +88,7 @@ public final class ReportWriter {
 		for (Map.Entry<Integer, Map<String, Figures>> entry : byGateways.entrySet()) {
 			int n = entry.getKey();
 			md.append("## ").append(n).append(n == 1 ? " gateway replica" : " gateway replicas").append("\n\n");
-			table(md, entry.getValue(), admission);
+			table(md, entry.getValue(), flowControl);
 			tenantsTable(md, entry.getValue());
 			String chart = "ttft-cdf-gateways-" + n + ".png";
 			Charts.ttftCdf(outDir.resolve(chart).toFile(), workload.name() + ": TTFT CDF, " + n + " gateway replicas",
@@ -120,12 +120,12 @@ public final class ReportWriter {
 		table(md, policies, false);
 	}
 
-	/** The same, with a column of requests flow control rejected when {@code admission}. */
-	public static void table(StringBuilder md, Map<String, Figures> policies, boolean admission) {
+	/** The same, with a column of requests flow control rejected when {@code flowControl}. */
+	public static void table(StringBuilder md, Map<String, Figures> policies, boolean flowControl) {
 		md.append("| policy | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p50 ms | E2E p50 ms | E2E p99 ms "
-				+ "| output tok/s | req/s | prefix hit | load CV | preempt | failed |" + (admission ? " rejected |" : "")
+				+ "| output tok/s | req/s | prefix hit | load CV | preempt | failed |" + (flowControl ? " rejected |" : "")
 				+ " sched µs p50 |\n");
-		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").append(admission ? "---:|" : "")
+		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").append(flowControl ? "---:|" : "")
 			.append("---:|\n");
 		for (Map.Entry<String, Figures> entry : policies.entrySet()) {
 			Figures f = entry.getValue();
@@ -142,7 +142,7 @@ public final class ReportWriter {
 				.append(" | ").append(fixed(f.loadSkewCv(), 3))
 				.append(" | ").append(f.preemptions())
 				.append(" | ").append(f.failed());
-			if (admission) {
+			if (flowControl) {
 				md.append(" | ").append(f.rejected());
 			}
 			md.append(" | ").append(fixed(f.schedulerMicrosP50(), 1)).append(" |\n");
@@ -201,11 +201,11 @@ public final class ReportWriter {
 				workload.requests(), workload.warmup(), workload.shape(), workload.seed(),
 				workload.gateways() == 1 ? ""
 						: ", " + workload.gateways() + " gateway replicas behind a round-robin load balancer")
-				+ admission(workload);
+				+ flowControlSetting(workload);
 	}
 
 	/** The workload's tenants and flow-control setting, when it names them. */
-	private static String admission(Workload workload) {
+	private static String flowControlSetting(Workload workload) {
 		StringBuilder text = new StringBuilder();
 		if (!workload.tenants().isEmpty()) {
 			text.append(" Tenants (share, priority, weight):");

@@ -11,8 +11,8 @@ import java.util.Map;
  * replicas {@code {"workload": NAME, "gateways": {N: {"workload": NAME, "policies": {...}}}}}. Keys keep their order
  * and numbers a fixed number of decimals, so the same figures always give the same bytes; NaN is written as null.
  * <p>
- * The admission figures, {@code rejected} and (with tenants) {@code byTenant: {TENANT: FIGURES}}, are written when
- * asked for ({@link #showsAdmission}): a run with flow control off and no tenants keeps the bytes it always had.
+ * The flow-control figures, {@code rejected} and (with tenants) {@code byTenant: {TENANT: FIGURES}}, are written when
+ * asked for ({@link #showsFlowControl}): a run with flow control off and no tenants keeps the bytes it always had.
  */
 public final class ResultsJson {
 
@@ -23,23 +23,23 @@ public final class ResultsJson {
 	public record RateResults(double ratePerSecond, Map<String, Figures> policies) {
 	}
 
-	public static String write(String workload, List<RateResults> rates, boolean ladder, boolean admission) {
+	public static String write(String workload, List<RateResults> rates, boolean ladder, boolean flowControl) {
 		if (!ladder) {
-			return write(workload, null, List.of(), List.of(rates.get(0).policies()), admission);
+			return write(workload, null, List.of(), List.of(rates.get(0).policies()), flowControl);
 		}
 		return write(workload, "ladder", rates.stream().map((rate) -> rateKey(rate.ratePerSecond())).toList(),
-				rates.stream().map(RateResults::policies).toList(), admission);
+				rates.stream().map(RateResults::policies).toList(), flowControl);
 	}
 
 	/** One run per number of gateway replicas, keyed by the number. */
 	public static String writeByGateways(String workload, Map<Integer, Map<String, Figures>> byGateways,
-			boolean admission) {
+			boolean flowControl) {
 		return write(workload, "gateways", byGateways.keySet().stream().map(String::valueOf).toList(),
-				List.copyOf(byGateways.values()), admission);
+				List.copyOf(byGateways.values()), flowControl);
 	}
 
-	/** Whether results show the admission figures: when any run had flow control on, tenants or a rejection. */
-	public static boolean showsAdmission(Collection<Map<String, Figures>> runs) {
+	/** Whether results show the flow-control figures: when any run had flow control on, tenants or a rejection. */
+	public static boolean showsFlowControl(Collection<Map<String, Figures>> runs) {
 		return runs.stream()
 			.flatMap((run) -> run.values().stream())
 			.anyMatch((figures) -> figures.flowControl() || !figures.byTenant().isEmpty() || figures.rejected() > 0);
@@ -47,12 +47,12 @@ public final class ResultsJson {
 
 	/** The policies of one run, or those of several runs under {@code group}, keyed by {@code keys}. */
 	private static String write(String workload, String group, List<String> keys, List<Map<String, Figures>> runs,
-			boolean admission) {
+			boolean flowControl) {
 		StringBuilder json = new StringBuilder();
 		json.append("{\n  \"workload\": ").append(string(workload)).append(",\n");
 		if (group == null) {
 			json.append("  \"policies\": ");
-			policies(json, runs.get(0), "  ", admission);
+			policies(json, runs.get(0), "  ", flowControl);
 		}
 		else {
 			json.append("  ").append(string(group)).append(": {\n");
@@ -60,7 +60,7 @@ public final class ResultsJson {
 				json.append("    ").append(string(keys.get(r))).append(": {\n");
 				json.append("      \"workload\": ").append(string(workload)).append(",\n");
 				json.append("      \"policies\": ");
-				policies(json, runs.get(r), "      ", admission);
+				policies(json, runs.get(r), "      ", flowControl);
 				json.append("\n    }").append(r + 1 < runs.size() ? ",\n" : "\n");
 			}
 			json.append("  }");
@@ -77,21 +77,21 @@ public final class ResultsJson {
 	}
 
 	private static void policies(StringBuilder json, Map<String, Figures> policies, String indent,
-			boolean admission) {
+			boolean flowControl) {
 		json.append("{\n");
 		int i = 0;
 		for (Map.Entry<String, Figures> entry : policies.entrySet()) {
 			json.append(indent).append("  ").append(string(entry.getKey())).append(": ");
-			figures(json, entry.getValue(), indent + "  ", admission);
+			figures(json, entry.getValue(), indent + "  ", flowControl);
 			json.append(++i < policies.size() ? ",\n" : "\n");
 		}
 		json.append(indent).append("}");
 	}
 
 	/** One FIGURES object, opened on the current line and closed at {@code indent}. */
-	private static void figures(StringBuilder json, Figures f, String indent, boolean admission) {
+	private static void figures(StringBuilder json, Figures f, String indent, boolean flowControl) {
 		String in = indent + "  ";
-		boolean tenants = admission && !f.byTenant().isEmpty();
+		boolean tenants = flowControl && !f.byTenant().isEmpty();
 		json.append("{\n");
 		field(json, in, "ttftP50Ms", number(f.ttftP50Ms(), 3), false);
 		field(json, in, "ttftP90Ms", number(f.ttftP90Ms(), 3), false);
@@ -105,7 +105,7 @@ public final class ResultsJson {
 		field(json, in, "loadSkewCv", number(f.loadSkewCv(), 4), false);
 		field(json, in, "preemptions", Long.toString(f.preemptions()), false);
 		field(json, in, "failed", Long.toString(f.failed()), false);
-		if (admission) {
+		if (flowControl) {
 			field(json, in, "rejected", Long.toString(f.rejected()), false);
 		}
 		field(json, in, "schedulerMicrosP50", number(f.schedulerMicrosP50(), 2), !tenants);

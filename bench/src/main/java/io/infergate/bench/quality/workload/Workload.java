@@ -52,7 +52,7 @@ public record Workload(String name, long seed, Cluster cluster, Arrival arrival,
 	 *
 	 * @param name the tenant's name
 	 * @param share its part of the requests, relative to the other tenants' shares
-	 * @param priority the admission priority of its requests; below 0 is sheddable
+	 * @param priority the priority of its requests; below 0 is sheddable
 	 * @param weight its fairness weight in flow control
 	 */
 	public record Tenant(String name, double share, int priority, double weight) {

@@ -26,9 +26,9 @@ import org.springframework.stereotype.Component;
  * {@code infergate.scheduling.saturation.*}).
  * <p>
  * If it would drop every candidate it keeps them all, so the scorers pick the least bad one (llm-d's fail-open
- * fallback); shedding a saturated pool is admission's job, not the scheduler's.
+ * fallback); shedding a saturated pool is flow control's job, not the scheduler's.
  * <p>
- * Parameters, each defaulting to the global {@code infergate.scheduling.saturation.*} value that admission also reads:
+ * Parameters, each defaulting to the global {@code infergate.scheduling.saturation.*} value that flow control also reads:
  * {@code queue-depth-threshold}, {@code kv-cache-threshold}, {@code staleness-threshold}, {@code staleness-policy},
  * {@code headroom}. An instance given none shares the global detector.
  */

@@ -10,7 +10,7 @@ import io.infergate.routing.endpoint.EndpointSnapshot;
 /**
  * Decides whether an endpoint, or a whole pool, has room for more work, from its latest metrics snapshot. It is the
  * one place that holds the saturation thresholds: the {@code ready} and {@code saturation} filters use it, and so
- * does admission.
+ * does flow control.
  * <p>
  * Modelled on the llm-d utilization detector ({@code llm-d-router},
  * {@code pkg/epp/framework/plugins/flowcontrol/saturationdetector/utilization}), with its defaults: queue-depth
