@@ -80,7 +80,7 @@ public class DashboardAutoConfiguration {
 	@Bean
 	SnapshotFeed dashboardSnapshotFeed(SnapshotAssembler snapshots, DashboardJson json,
 			DashboardProperties properties) {
-		return new SnapshotFeed(() -> json.write(snapshots.next()), properties.getTickInterval(),
+		return new SnapshotFeed(() -> json.write(snapshots.next()), properties.tickInterval(),
 				Schedulers.parallel());
 	}
 
