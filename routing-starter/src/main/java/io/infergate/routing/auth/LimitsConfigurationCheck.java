@@ -95,9 +95,9 @@ public final class LimitsConfigurationCheck implements ConfigurationCheck {
 			problems.addAll(RateLimitProperties.limitProblems(at + ".limits", tenant.limits()));
 		});
 		problems.addAll(rateLimits.problems());
-		models.getModels()
+		models.models()
 			.forEach((name, model) -> problems
-				.addAll(RateLimitProperties.limitProblems("infergate.models." + name + ".limits", model.getLimits())));
+				.addAll(RateLimitProperties.limitProblems("infergate.models." + name + ".limits", model.limits())));
 		pools.getPools().forEach((name, pool) -> {
 			String credential = pool.getUpstreamApiKey();
 			if (credential != null && !isHeaderToken(credential)) {

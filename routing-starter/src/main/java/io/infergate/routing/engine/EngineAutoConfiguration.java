@@ -99,9 +99,9 @@ public class EngineAutoConfiguration {
 			}
 		});
 		Map<String, Limits> modelLimits = new LinkedHashMap<>();
-		models.getModels().forEach((name, model) -> {
-			if (model.getLimits() != null) {
-				modelLimits.put(name, model.getLimits());
+		models.models().forEach((name, model) -> {
+			if (model.limits() != null) {
+				modelLimits.put(name, model.limits());
 			}
 		});
 		return new RateLimitPolicy(keys, tenants, modelLimits, rateLimits.defaultLimits());
