@@ -47,7 +47,7 @@ public class DashboardAutoConfiguration {
 	@Bean
 	AdminCredentials adminCredentials(ManagementSecurityProperties properties) {
 		return AdminCredentials.of(properties, (password) -> logger.warn("Management port (actuator and dashboard): "
-				+ "user '" + properties.getAdmin().getUsername() + "', generated password: " + password
+				+ "user '" + properties.admin().username() + "', generated password: " + password
 				+ " . It changes at every start; to choose your own, set infergate.management.admin.password-hash "
 				+ "to the output of 'java -jar gateway-app.jar hash-password'."));
 	}
@@ -80,7 +80,7 @@ public class DashboardAutoConfiguration {
 	@Bean
 	SnapshotFeed dashboardSnapshotFeed(SnapshotAssembler snapshots, DashboardJson json,
 			DashboardProperties properties) {
-		return new SnapshotFeed(() -> json.write(snapshots.next()), properties.getTickInterval(),
+		return new SnapshotFeed(() -> json.write(snapshots.next()), properties.tickInterval(),
 				Schedulers.parallel());
 	}
 

@@ -29,6 +29,6 @@ public class DashboardManagementContextConfiguration {
 			EndpointHistory history, WhatIf whatIf, SchedulingProfiles profiles, EndpointRegistry registry,
 			DashboardProperties properties, DashboardJson json) {
 		return DashboardRoutes.of(new DashboardHandlers(feed, snapshots, history, whatIf, profiles, registry,
-				properties.getTickInterval(), json));
+				properties.tickInterval(), json));
 	}
 }

@@ -67,16 +67,16 @@ public final class AdminCredentials {
 	 */
 	public static AdminCredentials of(ManagementSecurityProperties properties, Consumer<String> announce) {
 		List<String> problems = new ArrayList<>();
-		String hash = blankAsNull(properties.getAdmin().getPasswordHash());
+		String hash = blankAsNull(properties.admin().passwordHash());
 		if (hash != null && !BCRYPT.matcher(hash).matches()) {
 			problems.add(ADMIN + ".password-hash: not a bcrypt hash in Spring Security's form {bcrypt}$2a$10$ "
 					+ "followed by 53 characters ($2b$ and $2y$ are accepted too)"
 					+ (hash.startsWith("$2") ? "; prefix the hash with {bcrypt}" : "")
 					+ "; the value (" + hash.length() + " characters) is not shown");
 		}
-		ManagementSecurityProperties.Prometheus prometheus = properties.getPrometheus();
-		String token = blankAsNull(prometheus.getBearerTokenSha256());
-		if (prometheus.getAccess() == PrometheusAccess.BEARER && token == null) {
+		ManagementSecurityProperties.Prometheus prometheus = properties.prometheus();
+		String token = blankAsNull(prometheus.bearerTokenSha256());
+		if (prometheus.access() == PrometheusAccess.BEARER && token == null) {
 			problems.add(PROMETHEUS + ".bearer-token-sha256: missing; access 'bearer' needs the hex SHA-256 of the "
 					+ "token Prometheus sends");
 		}
@@ -84,22 +84,22 @@ public final class AdminCredentials {
 			problems.add(PROMETHEUS + ".bearer-token-sha256: not 64 hex digits (a SHA-256); the value (" + token.length()
 					+ " characters) is not shown");
 		}
-		if (token != null && prometheus.getAccess() != PrometheusAccess.BEARER) {
+		if (token != null && prometheus.access() != PrometheusAccess.BEARER) {
 			problems.add(PROMETHEUS + ".bearer-token-sha256: set, but " + PROMETHEUS + ".access is '"
-					+ prometheus.getAccess().name().toLowerCase() + "'; set access to 'bearer' or remove the token");
+					+ prometheus.access().name().toLowerCase() + "'; set access to 'bearer' or remove the token");
 		}
 		if (!problems.isEmpty()) {
 			throw new ManagementSecurityException(problems);
 		}
-		String username = properties.getAdmin().getUsername();
+		String username = properties.admin().username();
 		byte[] tokenHash = (token != null) ? HexFormat.of().parseHex(token.toLowerCase()) : null;
 		if (hash != null) {
-			return new AdminCredentials(username, hash, false, prometheus.getAccess(), tokenHash);
+			return new AdminCredentials(username, hash, false, prometheus.access(), tokenHash);
 		}
 		String password = generatePassword();
 		announce.accept(password);
 		return new AdminCredentials(username, "{bcrypt}" + new BCryptPasswordEncoder().encode(password), true,
-				prometheus.getAccess(), tokenHash);
+				prometheus.access(), tokenHash);
 	}
 
 	public String username() {

@@ -5,6 +5,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -21,80 +22,33 @@ import org.springframework.validation.annotation.Validated;
  * </pre>
  * The hash and the token are checked at startup by {@link AdminCredentials}, which names every problem without
  * printing the values (a plain password pasted there by mistake must not reach the log).
+ *
+ * @param admin the one user of the management port
+ * @param prometheus who may read {@code /actuator/prometheus}
  */
 @Validated
 @ConfigurationProperties("infergate.management")
-public class ManagementSecurityProperties {
+public record ManagementSecurityProperties(@DefaultValue @Valid Admin admin,
+		@DefaultValue @Valid Prometheus prometheus) {
 
-	@Valid
-	private final Admin admin = new Admin();
-
-	@Valid
-	private final Prometheus prometheus = new Prometheus();
-
-	public Admin getAdmin() {
-		return admin;
+	/**
+	 * The one user of the management port.
+	 *
+	 * @param username The admin's user name.
+	 * @param passwordHash The admin's password as a bcrypt hash in Spring Security's form, {@code {bcrypt}$2a$10$...}
+	 * ($2a$, $2b$ and $2y$ accepted). Unset: a random password is generated and logged once at startup.
+	 */
+	public record Admin(@DefaultValue("admin") @NotBlank String username, String passwordHash) {
 	}
 
-	public Prometheus getPrometheus() {
-		return prometheus;
-	}
-
-	/** The one user of the management port. */
-	public static class Admin {
-
-		/** The admin's user name. */
-		@NotBlank
-		private String username = "admin";
-
-		/**
-		 * The admin's password as a bcrypt hash in Spring Security's form, {@code {bcrypt}$2a$10$...} ($2a$, $2b$ and
-		 * $2y$ accepted). Unset: a random password is generated and logged once at startup.
-		 */
-		private String passwordHash;
-
-		public String getUsername() {
-			return username;
-		}
-
-		public void setUsername(String username) {
-			this.username = username;
-		}
-
-		public String getPasswordHash() {
-			return passwordHash;
-		}
-
-		public void setPasswordHash(String passwordHash) {
-			this.passwordHash = passwordHash;
-		}
-	}
-
-	/** Who may read {@code /actuator/prometheus}. */
-	public static class Prometheus {
-
-		/** {@code admin}: the admin's credentials; {@code open}: anyone; {@code bearer}: a bearer token, or the admin. */
-		@NotNull
-		private PrometheusAccess access = PrometheusAccess.ADMIN;
-
-		/** Hex SHA-256 of the bearer token Prometheus sends, with {@code access: bearer}. */
-		private String bearerTokenSha256;
-
-		public PrometheusAccess getAccess() {
-			return access;
-		}
-
-		public void setAccess(PrometheusAccess access) {
-			this.access = access;
-		}
-
-		public String getBearerTokenSha256() {
-			return bearerTokenSha256;
-		}
-
-		public void setBearerTokenSha256(String bearerTokenSha256) {
-			this.bearerTokenSha256 = bearerTokenSha256;
-		}
+	/**
+	 * Who may read {@code /actuator/prometheus}.
+	 *
+	 * @param access {@code admin}: the admin's credentials; {@code open}: anyone; {@code bearer}: a bearer token, or
+	 * the admin.
+	 * @param bearerTokenSha256 Hex SHA-256 of the bearer token Prometheus sends, with {@code access: bearer}.
+	 */
+	public record Prometheus(@DefaultValue("admin") @NotNull PrometheusAccess access, String bearerTokenSha256) {
 	}
 
 	/** Who may read {@code /actuator/prometheus}. */

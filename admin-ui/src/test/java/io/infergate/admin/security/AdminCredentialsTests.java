@@ -15,13 +15,12 @@ class AdminCredentialsTests {
 	/** {@code dashboard-test-password}, hashed by {@code hash-password}. */
 	private static final String HASH = "{bcrypt}$2a$10$V8b7UahWrY41mT.9HBsGMeGOtkIA0JF/MueNMoyxKbIKZlBGNhB5y";
 
-	private final ManagementSecurityProperties properties = new ManagementSecurityProperties();
-
 	private final List<String> announced = new ArrayList<>();
 
 	@Test
 	void withoutAHashGeneratesAPasswordAnnouncesItOnceAndAcceptsIt() {
-		AdminCredentials credentials = AdminCredentials.of(properties, announced::add);
+		AdminCredentials credentials = AdminCredentials.of(properties(null, PrometheusAccess.ADMIN, null),
+				announced::add);
 
 		assertThat(announced).hasSize(1);
 		assertThat(announced.get(0)).hasSizeGreaterThanOrEqualTo(20);
@@ -33,7 +32,8 @@ class AdminCredentialsTests {
 	@Test
 	void acceptsTheConfiguredHashInEachBcryptVersion() {
 		for (String version : List.of("$2a$", "$2b$", "$2y$")) {
-			properties.getAdmin().setPasswordHash(HASH.replace("$2a$", version));
+			ManagementSecurityProperties properties = properties(HASH.replace("$2a$", version), PrometheusAccess.ADMIN,
+					null);
 
 			AdminCredentials credentials = AdminCredentials.of(properties, announced::add);
 
@@ -46,8 +46,8 @@ class AdminCredentialsTests {
 
 	@Test
 	void namesEveryProblemWithoutPrintingTheValues() {
-		properties.getAdmin().setPasswordHash("my-plain-password");
-		properties.getPrometheus().setBearerTokenSha256("my-plain-token");
+		ManagementSecurityProperties properties = properties("my-plain-password", PrometheusAccess.ADMIN,
+				"my-plain-token");
 
 		assertThatExceptionOfType(ManagementSecurityException.class)
 			.isThrownBy(() -> AdminCredentials.of(properties, announced::add))
@@ -62,7 +62,8 @@ class AdminCredentialsTests {
 
 	@Test
 	void saysToPrefixABareBcryptHash() {
-		properties.getAdmin().setPasswordHash(HASH.substring("{bcrypt}".length()));
+		ManagementSecurityProperties properties = properties(HASH.substring("{bcrypt}".length()),
+				PrometheusAccess.ADMIN, null);
 
 		assertThatExceptionOfType(ManagementSecurityException.class)
 			.isThrownBy(() -> AdminCredentials.of(properties, announced::add))
@@ -71,7 +72,7 @@ class AdminCredentialsTests {
 
 	@Test
 	void bearerAccessNeedsTheTokensHash() {
-		properties.getPrometheus().setAccess(PrometheusAccess.BEARER);
+		ManagementSecurityProperties properties = properties(null, PrometheusAccess.BEARER, null);
 
 		assertThatExceptionOfType(ManagementSecurityException.class)
 			.isThrownBy(() -> AdminCredentials.of(properties, announced::add))
@@ -80,15 +81,20 @@ class AdminCredentialsTests {
 
 	@Test
 	void recognisesPrometheussTokenByItsSha256() {
-		properties.getPrometheus().setAccess(PrometheusAccess.BEARER);
 		// printf %s scrape-token | sha256sum
-		properties.getPrometheus()
-			.setBearerTokenSha256("41369AAE32E5CC50E94B626F9F49CEF39B6A57243708BCAA06662F19BDAE5483");
+		ManagementSecurityProperties properties = properties(null, PrometheusAccess.BEARER,
+				"41369AAE32E5CC50E94B626F9F49CEF39B6A57243708BCAA06662F19BDAE5483");
 
 		AdminCredentials credentials = AdminCredentials.of(properties, announced::add);
 
 		assertThat(credentials.isPrometheusToken("scrape-token")).isTrue();
 		assertThat(credentials.isPrometheusToken("scrape-token ")).isFalse();
 		assertThat(credentials.isPrometheusToken(null)).isFalse();
+	}
+
+	private static ManagementSecurityProperties properties(String passwordHash, PrometheusAccess access,
+			String bearerTokenSha256) {
+		return new ManagementSecurityProperties(new ManagementSecurityProperties.Admin("admin", passwordHash),
+				new ManagementSecurityProperties.Prometheus(access, bearerTokenSha256));
 	}
 }

@@ -122,11 +122,10 @@ class SnapshotAssemblerTests {
 	}
 
 	private static SchedulingProfiles profiles() {
-		SchedulingProperties properties = new SchedulingProperties();
-		SchedulingProperties.Profile profile = new SchedulingProperties.Profile();
-		profile.setScorers(Map.of("least-request", 1.0));
-		profile.setPicker("max-score");
-		properties.setProfiles(Map.of("default", profile));
+		SchedulingProperties properties = new SchedulingProperties("default",
+				Map.of("default", new SchedulingProperties.Profile(List.of(), Map.of("least-request", 1.0), "max-score",
+						null)),
+				Map.of());
 		return new SchedulingProfiles(properties, List.of(),
 				List.of(MetricScorer.predefined(MetricScorer.LEAST_REQUEST), new MaxScorePicker(), new InFlightLoad()));
 	}

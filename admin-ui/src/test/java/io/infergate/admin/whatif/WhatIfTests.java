@@ -132,11 +132,9 @@ class WhatIfTests {
 
 	@Test
 	void refusesAnUnknownProfileAScorerItLacksOrABadWeight() {
-		SchedulingProperties properties = new SchedulingProperties();
-		SchedulingProperties.Profile definition = new SchedulingProperties.Profile();
-		definition.setScorers(Map.of("queue", 1.0));
-		definition.setPicker("max-score");
-		properties.setProfiles(Map.of("default", definition));
+		SchedulingProperties properties = new SchedulingProperties("default",
+				Map.of("default", new SchedulingProperties.Profile(List.of(), Map.of("queue", 1.0), "max-score", null)),
+				Map.of());
 		WhatIf whatIf = new WhatIf(new SchedulingProfiles(properties, List.of(),
 				List.of(MetricScorer.predefined(MetricScorer.QUEUE), new MaxScorePicker(), new InFlightLoad())),
 				new DecisionRecorder(new DecisionRecorderProperties(10, 10),

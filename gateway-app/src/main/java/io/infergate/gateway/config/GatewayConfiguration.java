@@ -41,7 +41,7 @@ public class GatewayConfiguration {
 
 	@Bean
 	ServedModels servedModels(EndpointRegistry registry, GatewayProperties properties) {
-		return new ServedModels(registry, WebClient.builder(), properties.getServedModelsRefreshInterval());
+		return new ServedModels(registry, WebClient.builder(), properties.servedModelsRefreshInterval());
 	}
 
 	@Bean
@@ -51,7 +51,7 @@ public class GatewayConfiguration {
 
 	@Bean
 	ForwardedHeadersFilter forwardedHeadersFilter(GatewayProperties properties) {
-		return new ForwardedHeadersFilter(properties.getForwardedHeaders());
+		return new ForwardedHeadersFilter(properties.forwardedHeaders());
 	}
 
 	/** A post-processor, so created before the beans it wraps and before properties are bound: it binds its own. */
@@ -59,7 +59,7 @@ public class GatewayConfiguration {
 	static InferenceHeadersFilters inferenceHeadersFilters(Environment environment) {
 		GatewayProperties properties = Binder.get(environment)
 			.bindOrCreate(GatewayProperties.PREFIX, GatewayProperties.class);
-		return new InferenceHeadersFilters(properties.getForwardedHeaders());
+		return new InferenceHeadersFilters(properties.forwardedHeaders());
 	}
 
 	@Bean
@@ -92,7 +92,7 @@ public class GatewayConfiguration {
 
 	@Bean
 	OpenAiErrorWebExceptionHandler openAiErrorWebExceptionHandler(GatewayProperties properties) {
-		return new OpenAiErrorWebExceptionHandler(properties.getMaxBodySize().toBytes());
+		return new OpenAiErrorWebExceptionHandler(properties.maxBodySize().toBytes());
 	}
 
 	@Bean
@@ -107,7 +107,7 @@ public class GatewayConfiguration {
 				channel.pipeline()
 					.addAfter(NettyPipeline.HttpCodec, RefusedRequestHeadHandler.NAME,
 							new RefusedRequestHeadHandler(maxHeaderBytes, maxLineBytes,
-									gateway.getMaxRequestHeaders()));
+									gateway.maxRequestHeaders()));
 			}
 		});
 	}

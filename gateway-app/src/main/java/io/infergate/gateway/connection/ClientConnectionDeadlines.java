@@ -91,9 +91,9 @@ public final class ClientConnectionDeadlines extends ChannelDuplexHandler {
 
 	/** @param openConnections the count of open connections, shared by every connection of the server */
 	public ClientConnectionDeadlines(ClientConnectionProperties properties, AtomicInteger openConnections) {
-		this.headerTimeoutNanos = properties.getHeaderTimeout().toNanos();
-		this.bodyTimeoutNanos = properties.getBodyTimeout().toNanos();
-		this.maxConnections = properties.getMaxConnections();
+		this.headerTimeoutNanos = properties.headerTimeout().toNanos();
+		this.bodyTimeoutNanos = properties.bodyTimeout().toNanos();
+		this.maxConnections = properties.maxConnections();
 		this.openConnections = openConnections;
 	}
 

@@ -152,18 +152,18 @@ public class InferenceRoute {
 				.predicate((exchange) -> InferenceApi.forPath(exchange.getRequest().getPath().value()) != null)
 				.filters((steps) -> {
 				steps.filter(new ObserveFilter(meters, new InferenceSpanTags(),
-						accessLog.isEnabled() ? new AccessLog() : null), OBSERVE);
+						accessLog.enabled() ? new AccessLog() : null), OBSERVE);
 				steps.filter(new AuthenticateFilter(keys), AUTHENTICATE);
-				steps.filter(new ReadRequestFilter(gateway.getMaxBodySize().toBytes()), READ_AND_PARSE);
+				steps.filter(new ReadRequestFilter(gateway.maxBodySize().toBytes()), READ_AND_PARSE);
 				steps.filter(new AuthorizeModelFilter(keys), AUTHORIZE_MODEL);
-				when(gateway.isServedByHeaders(), steps, new ServedByFilter(), SERVED_BY);
+				when(gateway.servedByHeaders(), steps, new ServedByFilter(), SERVED_BY);
 				steps.filter(new ModelFallbackFilter(engine), MODEL_FALLBACK);
 				steps.filter(new ResolveModelFilter(engine), RESOLVE_MODEL);
 				when(engine.limitsActive(), steps, new LimitsFilter(engine), LIMITS);
 				steps.filter(new FlowControlFilter(engine), FLOW_CONTROL);
 				steps.filter(new UsageAccountingFilter(), ACCOUNT_USAGE);
 				steps.filter(new DispatchFilter(engine, timeouts), DISPATCH);
-				steps.filter(new UpstreamRetryFilter(gateway.getRetries(), timeouts), UPSTREAM_RETRY);
+				steps.filter(new UpstreamRetryFilter(gateway.retries(), timeouts), UPSTREAM_RETRY);
 				when(circuits.enabled(), steps, new CircuitOutcomeFilter(circuits), RECORD_CIRCUIT_OUTCOME);
 				named.forEach((step) -> steps.filter(step, step.order()));
 				return steps.filter(new PoolRouteFilter(), POOL_ROUTE);

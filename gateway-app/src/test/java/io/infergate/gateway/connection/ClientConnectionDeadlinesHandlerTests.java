@@ -27,9 +27,8 @@ class ClientConnectionDeadlinesHandlerTests {
 
 	@BeforeEach
 	void connect() {
-		ClientConnectionProperties properties = new ClientConnectionProperties();
-		properties.setHeaderTimeout(Duration.ofSeconds(30));
-		properties.setBodyTimeout(Duration.ofSeconds(60));
+		ClientConnectionProperties properties = new ClientConnectionProperties(Duration.ofSeconds(30),
+				Duration.ofSeconds(60), 10_000);
 		channel = new EmbeddedChannel();
 		channel.freezeTime();
 		channel.pipeline().addLast(new ClientConnectionDeadlines(properties, new AtomicInteger()));

@@ -1,5 +1,7 @@
 package io.infergate.gateway.route;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpStatus;
@@ -80,7 +82,7 @@ class AuthenticateFilterTests {
 
 	@Test
 	void withAuthenticationOffEveryRequestIsTheAnonymousCallers() {
-		AuthenticateFilter off = new AuthenticateFilter(new ApiKeys(new AuthProperties()));
+		AuthenticateFilter off = new AuthenticateFilter(new ApiKeys(new AuthProperties(false, Map.of(), Map.of())));
 
 		off.filter(request("Authorization", "Bearer anything"), chain).block();
 

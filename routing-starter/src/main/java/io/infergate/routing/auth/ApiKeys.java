@@ -32,14 +32,14 @@ public final class ApiKeys {
 
 	/** Keys of properties that passed {@link LimitsConfigurationCheck}. */
 	public ApiKeys(AuthProperties properties) {
-		this.enabled = properties.isEnabled();
-		properties.getKeys().forEach((id, key) -> {
-			String tenant = (key.getTenant() != null && !key.getTenant().isBlank()) ? key.getTenant() : id;
-			AuthProperties.Tenant tenantProperties = properties.getTenants().get(tenant);
-			double weight = (tenantProperties != null) ? tenantProperties.getWeight() : 1.0;
-			byte[] hash = HexFormat.of().parseHex(key.getSha256().toLowerCase(java.util.Locale.ROOT));
-			ApiKey apiKey = new ApiKey(id, hash, new Caller(id, tenant, key.getPriority(), weight),
-					new ModelGlobs(key.getModels()));
+		this.enabled = properties.enabled();
+		properties.keys().forEach((id, key) -> {
+			String tenant = (key.tenant() != null && !key.tenant().isBlank()) ? key.tenant() : id;
+			AuthProperties.Tenant tenantProperties = properties.tenants().get(tenant);
+			double weight = (tenantProperties != null) ? tenantProperties.weight() : 1.0;
+			byte[] hash = HexFormat.of().parseHex(key.sha256().toLowerCase(java.util.Locale.ROOT));
+			ApiKey apiKey = new ApiKey(id, hash, new Caller(id, tenant, key.priority(), weight),
+					new ModelGlobs(key.models()));
 			byHash.put(HexFormat.of().formatHex(hash), apiKey);
 			byId.put(id, apiKey);
 		});

@@ -41,18 +41,18 @@ public final class LimitsConfigurationCheck implements ConfigurationCheck {
 	static List<String> problems(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,
 			PoolProperties pools) {
 		List<String> problems = new ArrayList<>();
-		if (auth.isEnabled() && auth.getKeys().isEmpty()) {
+		if (auth.enabled() && auth.keys().isEmpty()) {
 			problems.add("infergate.auth.enabled: true, but no key is configured under infergate.auth.keys, so "
 					+ "every request would be refused");
 		}
 		Map<String, String> idsByHash = new HashMap<>();
-		auth.getKeys().forEach((id, key) -> {
+		auth.keys().forEach((id, key) -> {
 			String at = "infergate.auth.keys." + id;
 			if (key == null) {
 				problems.add(at + ": empty; a key needs at least its sha256");
 				return;
 			}
-			String sha256 = key.getSha256();
+			String sha256 = key.sha256();
 			if (sha256 == null || sha256.isBlank()) {
 				problems.add(at + ".sha256: missing; configure the SHA-256 of the key's secret");
 			}
@@ -68,36 +68,36 @@ public final class LimitsConfigurationCheck implements ConfigurationCheck {
 							+ ".sha256; each key needs its own secret");
 				}
 			}
-			if (key.getModels() == null || key.getModels().isEmpty()) {
+			if (key.models() == null || key.models().isEmpty()) {
 				problems.add(at + ".models: empty, so the key could call no model; [\"*\"] allows every model");
 			}
 			else {
-				for (int i = 0; i < key.getModels().size(); i++) {
-					String glob = key.getModels().get(i);
+				for (int i = 0; i < key.models().size(); i++) {
+					String glob = key.models().get(i);
 					if (glob == null || glob.isBlank()) {
 						problems.add(at + ".models[" + i + "]: empty glob");
 					}
 				}
 			}
-			problems.addAll(RateLimitProperties.limitProblems(at + ".limits", key.getLimits()));
-			key.getModelLimits()
+			problems.addAll(RateLimitProperties.limitProblems(at + ".limits", key.limits()));
+			key.modelLimits()
 				.forEach((model, limits) -> problems
 					.addAll(RateLimitProperties.limitProblems(at + ".model-limits." + model, limits)));
 		});
-		auth.getTenants().forEach((name, tenant) -> {
+		auth.tenants().forEach((name, tenant) -> {
 			String at = "infergate.auth.tenants." + name;
 			if (tenant == null) {
 				return;
 			}
-			if (!(tenant.getWeight() > 0) || Double.isInfinite(tenant.getWeight())) {
-				problems.add(at + ".weight: must be a finite number above 0, got " + tenant.getWeight());
+			if (!(tenant.weight() > 0) || Double.isInfinite(tenant.weight())) {
+				problems.add(at + ".weight: must be a finite number above 0, got " + tenant.weight());
 			}
-			problems.addAll(RateLimitProperties.limitProblems(at + ".limits", tenant.getLimits()));
+			problems.addAll(RateLimitProperties.limitProblems(at + ".limits", tenant.limits()));
 		});
 		problems.addAll(rateLimits.problems());
-		models.getModels()
+		models.models()
 			.forEach((name, model) -> problems
-				.addAll(RateLimitProperties.limitProblems("infergate.models." + name + ".limits", model.getLimits())));
+				.addAll(RateLimitProperties.limitProblems("infergate.models." + name + ".limits", model.limits())));
 		pools.getPools().forEach((name, pool) -> {
 			String credential = pool.getUpstreamApiKey();
 			if (credential != null && !isHeaderToken(credential)) {

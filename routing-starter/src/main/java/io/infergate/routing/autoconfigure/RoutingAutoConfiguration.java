@@ -139,6 +139,6 @@ public class RoutingAutoConfiguration {
 	@Bean
 	InferencePoolsHealthIndicator inferencePoolsHealthIndicator(EndpointRegistry registry,
 			SaturationDetector saturation, Clock clock, ReadinessProperties readiness) {
-		return new InferencePoolsHealthIndicator(registry, saturation, clock, readiness.isRequireFreshEndpoints());
+		return new InferencePoolsHealthIndicator(registry, saturation, clock, readiness.requireFreshEndpoints());
 	}
 }

@@ -72,7 +72,7 @@ public class EngineAutoConfiguration {
 	}
 
 	@Bean
-	LimitsConfigurationCheck admissionConfigurationCheck(AuthProperties auth, RateLimitProperties rateLimits,
+	LimitsConfigurationCheck limitsConfigurationCheck(AuthProperties auth, RateLimitProperties rateLimits,
 			ModelProperties models, PoolProperties pools) {
 		return new LimitsConfigurationCheck(auth, rateLimits, models, pools);
 	}
@@ -81,8 +81,8 @@ public class EngineAutoConfiguration {
 	@Bean
 	ApiKeys apiKeys(AuthProperties auth, ObjectProvider<ConfigurationCheck> checks) {
 		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
-		if (auth.isEnabled()) {
-			logger.info("API keys are required: " + auth.getKeys().size() + " keys " + auth.getKeys().keySet());
+		if (auth.enabled()) {
+			logger.info("API keys are required: " + auth.keys().size() + " keys " + auth.keys().keySet());
 		}
 		return new ApiKeys(auth);
 	}
@@ -102,22 +102,22 @@ public class EngineAutoConfiguration {
 			LimitTypes types, ObjectProvider<ConfigurationCheck> checks) {
 		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
 		Map<String, RateLimitPolicy.KeyLimits> keys = new LinkedHashMap<>();
-		auth.getKeys().forEach((id, key) -> keys.put(id, new RateLimitPolicy.KeyLimits(
-				(key.getTenant() != null && !key.getTenant().isBlank()) ? key.getTenant() : id, key.getLimits(),
-				key.getModelLimits())));
+		auth.keys().forEach((id, key) -> keys.put(id, new RateLimitPolicy.KeyLimits(
+				(key.tenant() != null && !key.tenant().isBlank()) ? key.tenant() : id, key.limits(),
+				key.modelLimits())));
 		Map<String, Limits> tenants = new LinkedHashMap<>();
-		auth.getTenants().forEach((name, tenant) -> {
-			if (tenant != null && tenant.getLimits() != null) {
-				tenants.put(name, tenant.getLimits());
+		auth.tenants().forEach((name, tenant) -> {
+			if (tenant != null && tenant.limits() != null) {
+				tenants.put(name, tenant.limits());
 			}
 		});
 		Map<String, Limits> modelLimits = new LinkedHashMap<>();
-		models.getModels().forEach((name, model) -> {
-			if (model.getLimits() != null) {
-				modelLimits.put(name, model.getLimits());
+		models.models().forEach((name, model) -> {
+			if (model.limits() != null) {
+				modelLimits.put(name, model.limits());
 			}
 		});
-		return new RateLimitPolicy(keys, tenants, modelLimits, rateLimits.getDefaultLimits(), types.typed());
+		return new RateLimitPolicy(keys, tenants, modelLimits, rateLimits.defaultLimits(), types.typed());
 	}
 
 	@Bean
@@ -128,17 +128,17 @@ public class EngineAutoConfiguration {
 	@Bean
 	RateLimitStore rateLimitStore(RateLimitProperties properties, ObjectProvider<SharedRedisClient> sharedRedis,
 			ObjectProvider<MeterRegistry> registry) {
-		MemoryRateLimitStore memory = new MemoryRateLimitStore(properties.getParallelRetryAfter());
-		if (properties.getStore() == RateLimitProperties.Store.MEMORY) {
+		MemoryRateLimitStore memory = new MemoryRateLimitStore(properties.parallelRetryAfter());
+		if (properties.store() == RateLimitProperties.Store.MEMORY) {
 			return memory;
 		}
 		SharedRedisClient client = sharedRedis.getObject();
 		logger.info("Rate limits are shared through Redis at " + client.address() + "; on-store-failure: "
-				+ properties.getOnStoreFailure().configName());
-		RedisRateLimitStore redis = new RedisRateLimitStore(client, properties.getRedisTimeout(),
-				properties.getRedisKeyPrefix(), properties.getLeaseTimeout(), properties.getParallelRetryAfter(),
-				properties.getRedisAllowance());
-		return new FailoverRateLimitStore(redis, memory, properties.getOnStoreFailure(),
+				+ properties.onStoreFailure().configName());
+		RedisRateLimitStore redis = new RedisRateLimitStore(client, properties.redisTimeout(),
+				properties.redisKeyPrefix(), properties.leaseTimeout(), properties.parallelRetryAfter(),
+				properties.redisAllowance());
+		return new FailoverRateLimitStore(redis, memory, properties.onStoreFailure(),
 				registry.getIfUnique(SimpleMeterRegistry::new));
 	}
 

@@ -45,15 +45,15 @@ public final class ConfiguredModels implements ConfigurationCheck {
 	public ConfiguredModels(ModelProperties properties, Set<String> poolNames) {
 		List<String> found = new ArrayList<>();
 		Map<String, ConfiguredModel> built = new LinkedHashMap<>();
-		properties.getModels().forEach((name, model) -> {
+		properties.models().forEach((name, model) -> {
 			ConfiguredModel configured = build(name, model, poolNames, found);
 			if (configured != null) {
 				built.put(name, configured);
 			}
 		});
-		checkFallbacks(properties.getModels(), found);
+		checkFallbacks(properties.models(), found);
 		for (ConfiguredModel model : built.values()) {
-			model.fallbackOrder(fallbackOrder(model.name(), properties.getModels()));
+			model.fallbackOrder(fallbackOrder(model.name(), properties.models()));
 		}
 		this.models = Collections.unmodifiableMap(built);
 		this.problems = List.copyOf(found);
@@ -92,13 +92,13 @@ public final class ConfiguredModels implements ConfigurationCheck {
 		}
 		int before = problems.size();
 		List<String> forms = new ArrayList<>(3);
-		if (model.getPool() != null) {
+		if (model.pool() != null) {
 			forms.add("pool");
 		}
-		if (!model.getTargets().isEmpty()) {
+		if (!model.targets().isEmpty()) {
 			forms.add("targets");
 		}
-		if (!model.getLanes().isEmpty()) {
+		if (!model.lanes().isEmpty()) {
 			forms.add("lanes");
 		}
 		if (forms.isEmpty()) {
@@ -110,30 +110,30 @@ public final class ConfiguredModels implements ConfigurationCheck {
 					+ " are alternatives; give exactly one of pool, targets or lanes");
 			return null;
 		}
-		String targetModel = checkTargetModel(at + ".target-model", model.getTargetModel(), name, problems);
-		String adapter = checkAdapter(at + ".adapter", model.getAdapter(), problems);
+		String targetModel = checkTargetModel(at + ".target-model", model.targetModel(), name, problems);
+		String adapter = checkAdapter(at + ".adapter", model.adapter(), problems);
 		WeightedTargets targets = null;
 		Lanes lanes = null;
 		switch (forms.get(0)) {
 			case "pool" -> {
-				checkPool(at + ".pool", model.getPool(), pools, problems);
-				targets = new WeightedTargets(name, List.of(new ModelRoute(name, model.getPool(), targetModel, adapter)),
+				checkPool(at + ".pool", model.pool(), pools, problems);
+				targets = new WeightedTargets(name, List.of(new ModelRoute(name, model.pool(), targetModel, adapter)),
 						List.of(1));
 			}
 			case "targets" -> {
-				if (model.getTargetModel() != null || model.getAdapter() != null) {
-					problems.add(at + "." + ((model.getTargetModel() != null) ? "target-model" : "adapter")
+				if (model.targetModel() != null || model.adapter() != null) {
+					problems.add(at + "." + ((model.targetModel() != null) ? "target-model" : "adapter")
 							+ ": not used with targets; give each target its own");
 				}
-				targets = buildTargets(name, at, model.getTargets(), pools, problems);
+				targets = buildTargets(name, at, model.targets(), pools, problems);
 			}
-			default -> lanes = buildLanes(name, at, model.getLanes(), targetModel, adapter, pools, problems);
+			default -> lanes = buildLanes(name, at, model.lanes(), targetModel, adapter, pools, problems);
 		}
 		if (problems.size() > before) {
 			return null;
 		}
-		StickyBy stickyBy = (model.getStickyBy() != null) ? model.getStickyBy() : StickyBy.NONE;
-		return new ConfiguredModel(name, targets, lanes, stickyBy, model.getFallbacks());
+		StickyBy stickyBy = (model.stickyBy() != null) ? model.stickyBy() : StickyBy.NONE;
+		return new ConfiguredModel(name, targets, lanes, stickyBy, model.fallbacks());
 	}
 
 	private static WeightedTargets buildTargets(String name, String at,
@@ -145,15 +145,15 @@ public final class ConfiguredModels implements ConfigurationCheck {
 		for (int i = 0; i < configured.size(); i++) {
 			String targetAt = at + ".targets[" + i + "]";
 			ModelProperties.WeightedTarget target = configured.get(i);
-			checkPool(targetAt + ".pool", target.getPool(), pools, problems);
-			String targetModel = checkTargetModel(targetAt + ".target-model", target.getTargetModel(), name, problems);
-			String adapter = checkAdapter(targetAt + ".adapter", target.getAdapter(), problems);
-			if (target.getWeight() < 0) {
-				problems.add(targetAt + ".weight: must be at least 0, got " + target.getWeight());
+			checkPool(targetAt + ".pool", target.pool(), pools, problems);
+			String targetModel = checkTargetModel(targetAt + ".target-model", target.targetModel(), name, problems);
+			String adapter = checkAdapter(targetAt + ".adapter", target.adapter(), problems);
+			if (target.weight() < 0) {
+				problems.add(targetAt + ".weight: must be at least 0, got " + target.weight());
 			}
-			sum += Math.max(0, target.getWeight());
-			routes.add(new ModelRoute(name, target.getPool(), targetModel, adapter));
-			weights.add(target.getWeight());
+			sum += Math.max(0, target.weight());
+			routes.add(new ModelRoute(name, target.pool(), targetModel, adapter));
+			weights.add(target.weight());
 		}
 		if (sum == 0) {
 			problems.add(at + ".targets: every weight is 0; at least one target needs a positive weight");
@@ -173,8 +173,8 @@ public final class ConfiguredModels implements ConfigurationCheck {
 		for (int i = 0; i < configured.size(); i++) {
 			String laneAt = at + ".lanes[" + i + "]";
 			ModelProperties.Lane lane = configured.get(i);
-			checkPool(laneAt + ".pool", lane.getPool(), pools, problems);
-			Integer maxTokens = lane.getMaxTokens();
+			checkPool(laneAt + ".pool", lane.pool(), pools, problems);
+			Integer maxTokens = lane.maxTokens();
 			if (maxTokens != null && maxTokens < 1) {
 				problems.add(laneAt + ".max-tokens: must be at least 1, got " + maxTokens);
 			}
@@ -191,7 +191,7 @@ public final class ConfiguredModels implements ConfigurationCheck {
 			if (widest < 0 || bounds.get(widest) != null && (maxTokens == null || maxTokens > bounds.get(widest))) {
 				widest = i;
 			}
-			routes.add(new ModelRoute(name, lane.getPool(), targetModel, adapter));
+			routes.add(new ModelRoute(name, lane.pool(), targetModel, adapter));
 			bounds.add(maxTokens);
 		}
 		return new Lanes(routes, bounds);
@@ -246,7 +246,7 @@ public final class ConfiguredModels implements ConfigurationCheck {
 				return;
 			}
 			Set<String> seen = new HashSet<>();
-			List<String> fallbacks = model.getFallbacks();
+			List<String> fallbacks = model.fallbacks();
 			for (int i = 0; i < fallbacks.size(); i++) {
 				String at = PREFIX + name + ".fallbacks[" + i + "]";
 				String fallback = fallbacks.get(i);
@@ -287,7 +287,7 @@ public final class ConfiguredModels implements ConfigurationCheck {
 			return null;
 		}
 		path.add(model);
-		for (String fallback : definition.getFallbacks()) {
+		for (String fallback : definition.fallbacks()) {
 			if (fallback != null && !fallback.equals(model) && models.containsKey(fallback)) {
 				List<String> loop = loopFrom(fallback, models, path, done);
 				if (loop != null) {
@@ -312,7 +312,7 @@ public final class ConfiguredModels implements ConfigurationCheck {
 		if (definition == null) {
 			return;
 		}
-		for (String fallback : definition.getFallbacks()) {
+		for (String fallback : definition.fallbacks()) {
 			if (fallback != null && !fallback.equals(origin) && models.containsKey(fallback) && order.add(fallback)) {
 				addFallbacks(fallback, models, order, origin);
 			}

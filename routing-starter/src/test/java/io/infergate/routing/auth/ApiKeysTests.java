@@ -2,6 +2,7 @@ package io.infergate.routing.auth;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -34,10 +35,9 @@ class ApiKeysTests {
 
 	@Test
 	void acceptsHashesWrittenInUpperCase() {
-		AuthProperties auth = new AuthProperties();
-		AuthProperties.Key key = AuthFixtures.key("s3cret", null, 0, List.of("*"));
-		key.setSha256(key.getSha256().toUpperCase(Locale.ROOT));
-		auth.getKeys().put("k", key);
+		AuthProperties.Key key = new AuthProperties.Key(ApiKeyHash.sha256Hex("s3cret").toUpperCase(Locale.ROOT), null, 0,
+				List.of("*"), null, Map.of());
+		AuthProperties auth = new AuthProperties(false, Map.of("k", key), Map.of());
 
 		assertThat(new ApiKeys(auth).authenticate("s3cret").id()).isEqualTo("k");
 	}

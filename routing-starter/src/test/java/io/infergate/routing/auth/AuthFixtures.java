@@ -1,6 +1,8 @@
 package io.infergate.routing.auth;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.infergate.routing.limits.Limits;
 
@@ -16,23 +18,13 @@ public final class AuthFixtures {
 
 	/** Keys {@code team-a} (tenant {@code a}, priority 2, models {@code gpt-*}) and {@code team-b}, enabled. */
 	public static AuthProperties twoKeys() {
-		AuthProperties auth = new AuthProperties();
-		auth.setEnabled(true);
-		auth.getKeys().put("team-a", key(TEAM_A_SECRET, "a", 2, List.of("gpt-*", "support-bot")));
-		auth.getKeys().put("team-b", key(TEAM_B_SECRET, null, 0, List.of("*")));
-		AuthProperties.Tenant tenant = new AuthProperties.Tenant();
-		tenant.setWeight(3);
-		tenant.setLimits(new Limits(100L, null, null));
-		auth.getTenants().put("a", tenant);
-		return auth;
+		Map<String, AuthProperties.Key> keys = new LinkedHashMap<>();
+		keys.put("team-a", key(TEAM_A_SECRET, "a", 2, List.of("gpt-*", "support-bot")));
+		keys.put("team-b", key(TEAM_B_SECRET, null, 0, List.of("*")));
+		return new AuthProperties(true, keys, Map.of("a", new AuthProperties.Tenant(3, new Limits(100L, null, null))));
 	}
 
 	public static AuthProperties.Key key(String secret, String tenant, int priority, List<String> models) {
-		AuthProperties.Key key = new AuthProperties.Key();
-		key.setSha256(ApiKeyHash.sha256Hex(secret));
-		key.setTenant(tenant);
-		key.setPriority(priority);
-		key.setModels(models);
-		return key;
+		return new AuthProperties.Key(ApiKeyHash.sha256Hex(secret), tenant, priority, models, null, Map.of());
 	}
 }

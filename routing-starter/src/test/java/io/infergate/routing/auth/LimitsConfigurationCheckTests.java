@@ -1,11 +1,15 @@
 package io.infergate.routing.auth;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
 import io.infergate.routing.model.ModelProperties;
-import io.infergate.routing.limits.Limits;
 import io.infergate.routing.limits.RateLimitProperties;
 import io.infergate.routing.pool.PoolProperties;
 
@@ -15,24 +19,21 @@ class LimitsConfigurationCheckTests {
 
 	@Test
 	void listsEveryProblemWithItsPropertyAndNeverThePlainSecret() {
-		AuthProperties auth = AuthFixtures.twoKeys();
-		auth.getKeys().get("team-a").setSha256("sk-live-plain-secret");
-		auth.getKeys().put("copy", AuthFixtures.key(AuthFixtures.TEAM_B_SECRET, null, 0, List.of()));
-		auth.getKeys().get("team-b").setLimits(new Limits(-1L, null, null));
-		auth.getTenants().get("a").setWeight(0);
-		RateLimitProperties rateLimits = new RateLimitProperties();
-		rateLimits.setDefaultLimits(new Limits(null, -5L, null));
-		ModelProperties models = new ModelProperties();
-		ModelProperties.Model model = new ModelProperties.Model();
-		model.setPool("p");
-		model.setLimits(new Limits(null, null, -2));
-		models.getModels().put("m", model);
-		PoolProperties pools = new PoolProperties();
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setUpstreamApiKey("has space");
-		pools.getPools().put("p", pool);
+		Map<String, String> properties = new LinkedHashMap<>();
+		properties.put("infergate.auth.enabled", "true");
+		properties.put("infergate.auth.keys.team-a.sha256", "sk-live-plain-secret");
+		properties.put("infergate.auth.keys.team-a.tenant", "a");
+		properties.put("infergate.auth.keys.team-b.sha256", ApiKeyHash.sha256Hex(AuthFixtures.TEAM_B_SECRET));
+		properties.put("infergate.auth.keys.team-b.limits.rpm", "-1");
+		properties.put("infergate.auth.keys.copy.sha256", ApiKeyHash.sha256Hex(AuthFixtures.TEAM_B_SECRET));
+		properties.put("infergate.auth.keys.copy.models", "");
+		properties.put("infergate.auth.tenants.a.weight", "0");
+		properties.put("infergate.rate-limits.default-limits.tpm", "-5");
+		properties.put("infergate.models.m.pool", "p");
+		properties.put("infergate.models.m.limits.max-parallel", "-2");
+		properties.put("infergate.pools.p.upstream-api-key", "has space");
 
-		List<String> problems = LimitsConfigurationCheck.problems(auth, rateLimits, models, pools);
+		List<String> problems = problems(properties);
 
 		assertThat(problems).hasSize(8);
 		assertThat(problems).anySatisfy((p) -> assertThat(p).startsWith("infergate.auth.keys.team-a.sha256: not a SHA-256")
@@ -49,12 +50,18 @@ class LimitsConfigurationCheckTests {
 
 	@Test
 	void authenticationWithoutKeysIsAProblemAndNoConfigurationIsNone() {
-		AuthProperties enabled = new AuthProperties();
-		enabled.setEnabled(true);
+		assertThat(problems(Map.of("infergate.auth.enabled", "true"))).singleElement()
+			.asString()
+			.startsWith("infergate.auth.enabled:");
+		assertThat(problems(Map.of())).isEmpty();
+	}
 
-		assertThat(LimitsConfigurationCheck.problems(enabled, new RateLimitProperties(), new ModelProperties(),
-				new PoolProperties())).singleElement().asString().startsWith("infergate.auth.enabled:");
-		assertThat(LimitsConfigurationCheck.problems(new AuthProperties(), new RateLimitProperties(),
-				new ModelProperties(), new PoolProperties())).isEmpty();
+	/** The problems of the auth, rate-limit, model and pool properties bound from {@code properties}. */
+	private static List<String> problems(Map<String, String> properties) {
+		Binder binder = new Binder(new MapConfigurationPropertySource(properties));
+		return LimitsConfigurationCheck.problems(binder.bindOrCreate("infergate.auth", AuthProperties.class),
+				binder.bindOrCreate("infergate.rate-limits", RateLimitProperties.class),
+				binder.bindOrCreate("infergate", ModelProperties.class),
+				binder.bindOrCreate("infergate", PoolProperties.class));
 	}
 }

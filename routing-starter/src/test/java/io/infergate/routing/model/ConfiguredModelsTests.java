@@ -56,18 +56,19 @@ class ConfiguredModelsTests {
 
 	@Test
 	void aModelNeedsExactlyOneForm() {
-		ModelProperties.Model both = single("llama", "a", null);
-		both.setLanes(List.of(lane(10, "llama")));
+		ModelProperties.Model none = new ModelProperties.Model(null, null, null, null, null, null, null, null);
+		ModelProperties.Model both = new ModelProperties.Model("llama", "a", null, null, List.of(), StickyBy.NONE,
+				List.of(), List.of(lane(10, "llama")));
 
-		assertThat(check(properties("none", new ModelProperties.Model(), "both", both)).problems()).containsExactly(
+		assertThat(check(properties("none", none, "both", both)).problems()).containsExactly(
 				"infergate.models.none: no route; give it a pool, targets or lanes",
 				"infergate.models.both: pool and lanes are alternatives; give exactly one of pool, targets or lanes");
 	}
 
 	@Test
 	void aModelLevelTargetModelIsNotUsedWithTargets() {
-		ModelProperties.Model chat = split(StickyBy.NONE, target("llama", "a", 1));
-		chat.setTargetModel("b");
+		ModelProperties.Model chat = new ModelProperties.Model(null, "b", null, null, List.of(target("llama", "a", 1)),
+				StickyBy.NONE, List.of(), List.of());
 
 		assertThat(check(properties("chat", chat)).problems())
 			.containsExactly("infergate.models.chat.target-model: not used with targets; give each target its own");

@@ -16,45 +16,31 @@ public final class ModelFixtures {
 	}
 
 	public static ModelProperties.Model single(String pool, String targetModel, String adapter) {
-		ModelProperties.Model model = new ModelProperties.Model();
-		model.setPool(pool);
-		model.setTargetModel(targetModel);
-		model.setAdapter(adapter);
-		return model;
+		return new ModelProperties.Model(pool, targetModel, adapter, null, List.of(), StickyBy.NONE, List.of(),
+				List.of());
 	}
 
 	public static ModelProperties.Model split(StickyBy stickyBy, ModelProperties.WeightedTarget... targets) {
-		ModelProperties.Model model = new ModelProperties.Model();
-		model.setTargets(List.of(targets));
-		model.setStickyBy(stickyBy);
-		return model;
+		return new ModelProperties.Model(null, null, null, null, List.of(targets), stickyBy, List.of(), List.of());
 	}
 
 	public static ModelProperties.WeightedTarget target(String pool, String targetModel, int weight) {
-		ModelProperties.WeightedTarget target = new ModelProperties.WeightedTarget();
-		target.setPool(pool);
-		target.setTargetModel(targetModel);
-		target.setWeight(weight);
-		return target;
+		return new ModelProperties.WeightedTarget(pool, targetModel, null, null, weight);
 	}
 
 	public static ModelProperties.Model lanes(String targetModel, ModelProperties.Lane... lanes) {
-		ModelProperties.Model model = new ModelProperties.Model();
-		model.setTargetModel(targetModel);
-		model.setLanes(List.of(lanes));
-		return model;
+		return new ModelProperties.Model(null, targetModel, null, null, List.of(), StickyBy.NONE, List.of(),
+				List.of(lanes));
 	}
 
 	public static ModelProperties.Lane lane(Integer maxTokens, String pool) {
-		ModelProperties.Lane lane = new ModelProperties.Lane();
-		lane.setMaxTokens(maxTokens);
-		lane.setPool(pool);
-		return lane;
+		return new ModelProperties.Lane(maxTokens, pool);
 	}
 
+	/** {@code model} with {@code fallbacks}. */
 	public static ModelProperties.Model withFallbacks(ModelProperties.Model model, String... fallbacks) {
-		model.setFallbacks(List.of(fallbacks));
-		return model;
+		return new ModelProperties.Model(model.pool(), model.targetModel(), model.adapter(), model.limits(),
+				model.targets(), model.stickyBy(), List.of(fallbacks), model.lanes());
 	}
 
 	/** Properties holding {@code models} in the order given: name, model, name, model… */
@@ -63,9 +49,7 @@ public final class ModelFixtures {
 		for (int i = 0; i < namesAndModels.length; i += 2) {
 			models.put((String) namesAndModels[i], (ModelProperties.Model) namesAndModels[i + 1]);
 		}
-		ModelProperties properties = new ModelProperties();
-		properties.setModels(models);
-		return properties;
+		return new ModelProperties(models);
 	}
 
 	/** A catalog of {@code models} over {@code pools}, whose endpoints serve nothing else. */

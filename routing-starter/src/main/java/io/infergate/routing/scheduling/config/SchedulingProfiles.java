@@ -47,22 +47,22 @@ public final class SchedulingProfiles implements ProfileResolver {
 	 */
 	public SchedulingProfiles(SchedulingProperties properties, Collection<? extends PluginType<?, ?>> types,
 			Collection<? extends SchedulingPlugin> plugins) {
-		this.instances = new PluginInstances(types, plugins, properties.getPlugins());
+		this.instances = new PluginInstances(types, plugins, properties.plugins());
 		List<String> problems = new ArrayList<>(instances.problems());
 		Map<String, SchedulingProfile> built = new LinkedHashMap<>();
-		properties.getProfiles().forEach((name, definition) -> {
+		properties.profiles().forEach((name, definition) -> {
 			SchedulingProfile profile = build(name, definition, problems);
 			if (profile != null) {
 				built.put(name, profile);
 			}
 		});
-		String defaultName = properties.getDefaultProfile();
+		String defaultName = properties.defaultProfile();
 		if (defaultName == null || defaultName.isBlank()) {
-			problems.add(PREFIX + ".default-profile: missing; defined profiles: " + names(properties.getProfiles()));
+			problems.add(PREFIX + ".default-profile: missing; defined profiles: " + names(properties.profiles()));
 		}
-		else if (!properties.getProfiles().containsKey(defaultName)) {
+		else if (!properties.profiles().containsKey(defaultName)) {
 			problems.add(PREFIX + ".default-profile: profile '" + defaultName + "' is not defined; defined profiles: "
-					+ names(properties.getProfiles()));
+					+ names(properties.profiles()));
 		}
 		if (!problems.isEmpty()) {
 			throw new SchedulingConfigurationException(problems);
@@ -110,7 +110,7 @@ public final class SchedulingProfiles implements ProfileResolver {
 		}
 		int before = problems.size();
 		List<EndpointFilter> profileFilters = new ArrayList<>();
-		List<String> filterNames = definition.getFilters() == null ? List.of() : definition.getFilters();
+		List<String> filterNames = definition.filters() == null ? List.of() : definition.filters();
 		for (int i = 0; i < filterNames.size(); i++) {
 			EndpointFilter filter = lookUp(EndpointFilter.class, filterNames.get(i), at + ".filters[" + i + "]",
 					problems);
@@ -119,7 +119,7 @@ public final class SchedulingProfiles implements ProfileResolver {
 			}
 		}
 		List<WeightedScorer> profileScorers = new ArrayList<>();
-		Map<String, Double> weights = definition.getScorers() == null ? Map.of() : definition.getScorers();
+		Map<String, Double> weights = definition.scorers() == null ? Map.of() : definition.scorers();
 		weights.forEach((scorerName, weight) -> {
 			EndpointScorer scorer = lookUp(EndpointScorer.class, scorerName, at + ".scorers." + scorerName, problems);
 			if (scorer != null && (weight == null || !(weight >= 0) || weight.isInfinite())) {
@@ -129,7 +129,7 @@ public final class SchedulingProfiles implements ProfileResolver {
 				profileScorers.add(new WeightedScorer(scorer, weight));
 			}
 		});
-		String pickerName = definition.getPicker();
+		String pickerName = definition.picker();
 		EndpointPicker picker = null;
 		if (pickerName == null || pickerName.isBlank()) {
 			problems.add(at + ".picker: missing; a profile needs exactly one picker; valid pickers: "
@@ -138,7 +138,7 @@ public final class SchedulingProfiles implements ProfileResolver {
 		else {
 			picker = lookUp(EndpointPicker.class, pickerName, at + ".picker", problems);
 		}
-		String loadName = (definition.getLoad() == null) ? InFlightLoad.NAME : definition.getLoad();
+		String loadName = (definition.load() == null) ? InFlightLoad.NAME : definition.load();
 		EndpointLoad load = lookUp(EndpointLoad.class, loadName, at + ".load", problems);
 		if (problems.size() > before) {
 			return null;

@@ -1,6 +1,7 @@
 package io.infergate.routing.scheduling.config;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Map;
 import jakarta.validation.constraints.NotBlank;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -27,93 +29,40 @@ import org.springframework.validation.annotation.Validated;
  *       estimated-ttft: {in-flight-request-micros: 500}
  * </pre>
  * Names and parameters are checked against the plugin types and beans by {@link SchedulingProfiles} at startup.
+ *
+ * @param defaultProfile The profile of every pool that names none.
+ * @param profiles Profiles by name.
+ * @param plugins Plugin instances by name: {@code type} (the type's name; may be left out for a predefined instance's
+ * name) and the type's parameters.
  */
 @Validated
 @ConfigurationProperties("infergate.scheduling")
-public class SchedulingProperties {
+public record SchedulingProperties(@DefaultValue("default") @NotBlank String defaultProfile,
+		Map<String, Profile> profiles, Map<String, Map<String, String>> plugins) {
 
-	/** The profile of every pool that names none. */
-	@NotBlank
-	private String defaultProfile = "default";
+	public SchedulingProperties {
+		profiles = unmodifiable(profiles);
+		plugins = unmodifiable(plugins);
+	}
 
-	/** Profiles by name. */
-	private Map<String, Profile> profiles = new LinkedHashMap<>();
+	/** {@code map} in its order, unmodifiable; empty when {@code null}. Values may be {@code null} (left empty). */
+	private static <V> Map<String, V> unmodifiable(Map<String, V> map) {
+		return (map != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(map)) : Map.of();
+	}
 
 	/**
-	 * Plugin instances by name: {@code type} (the type's name; may be left out for a predefined instance's name) and
-	 * the type's parameters.
+	 * One profile: filters in order, weighted scorers, one picker, and how load is counted.
+	 *
+	 * @param filters Filter names, run in this order.
+	 * @param scorers Scorer names and their weights (finite, >= 0).
+	 * @param picker The picker's name.
+	 * @param load The name of the endpoint load the profile's plugins read; {@code in-flight} when unset.
 	 */
-	private Map<String, Map<String, String>> plugins = new LinkedHashMap<>();
+	public record Profile(List<String> filters, Map<String, Double> scorers, String picker, String load) {
 
-	public String getDefaultProfile() {
-		return defaultProfile;
-	}
-
-	public void setDefaultProfile(String defaultProfile) {
-		this.defaultProfile = defaultProfile;
-	}
-
-	public Map<String, Profile> getProfiles() {
-		return profiles;
-	}
-
-	public void setProfiles(Map<String, Profile> profiles) {
-		this.profiles = profiles;
-	}
-
-	public Map<String, Map<String, String>> getPlugins() {
-		return plugins;
-	}
-
-	public void setPlugins(Map<String, Map<String, String>> plugins) {
-		this.plugins = plugins;
-	}
-
-	/** One profile: filters in order, weighted scorers, one picker, and how load is counted. */
-	public static class Profile {
-
-		/** Filter names, run in this order. */
-		private List<String> filters = new ArrayList<>();
-
-		/** Scorer names and their weights (finite, >= 0). */
-		private Map<String, Double> scorers = new LinkedHashMap<>();
-
-		/** The picker's name. */
-		private String picker;
-
-		/** The name of the endpoint load the profile's plugins read; {@code in-flight} when unset. */
-		private String load;
-
-		public List<String> getFilters() {
-			return filters;
-		}
-
-		public void setFilters(List<String> filters) {
-			this.filters = filters;
-		}
-
-		public Map<String, Double> getScorers() {
-			return scorers;
-		}
-
-		public void setScorers(Map<String, Double> scorers) {
-			this.scorers = scorers;
-		}
-
-		public String getPicker() {
-			return picker;
-		}
-
-		public void setPicker(String picker) {
-			this.picker = picker;
-		}
-
-		public String getLoad() {
-			return load;
-		}
-
-		public void setLoad(String load) {
-			this.load = load;
+		public Profile {
+			filters = (filters != null) ? Collections.unmodifiableList(new ArrayList<>(filters)) : List.of();
+			scorers = unmodifiable(scorers);
 		}
 	}
 }
