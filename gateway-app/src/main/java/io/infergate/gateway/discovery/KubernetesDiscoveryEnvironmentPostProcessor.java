@@ -38,7 +38,7 @@ public class KubernetesDiscoveryEnvironmentPostProcessor implements EnvironmentP
 		boolean discoveryNamed = PoolProperties.configuredPools(Binder.get(environment))
 			.values()
 			.stream()
-			.anyMatch((pool) -> pool.getDiscoveryServiceId() != null && !pool.getDiscoveryServiceId().isBlank());
+			.anyMatch((pool) -> pool.discoveryServiceId() != null && !pool.discoveryServiceId().isBlank());
 		Map<String, Object> defaults = new LinkedHashMap<>();
 		defaults.put(DISCOVERY_ENABLED, discoveryNamed);
 		defaults.put(CATALOG_WATCH_ENABLED, false);
