@@ -76,6 +76,16 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 			timeouts = (timeouts != null) ? timeouts : new Timeouts(null, null);
 		}
 
+		/** The components, with the upstream credential masked. */
+		@Override
+		public String toString() {
+			return "Pool[engine=" + engine + ", endpoints=" + endpoints + ", discoveryServiceId=" + discoveryServiceId
+					+ ", discoveryRefreshInterval=" + discoveryRefreshInterval + ", profile=" + profile
+					+ ", failureMode=" + failureMode + ", scrape=" + scrape + ", kvEvents=" + kvEvents
+					+ ", upstreamApiKey=" + ((upstreamApiKey != null) ? "******" : null) + ", timeouts=" + timeouts
+					+ "]";
+		}
+
 		/** A pool of every default but {@code endpoints} and {@code profile}. */
 		public static Pool of(List<URI> endpoints, String profile) {
 			return new Pool(EngineType.VLLM, endpoints, null, Duration.ofSeconds(5), profile, FailureMode.FAIL_CLOSE,
