@@ -39,6 +39,13 @@ public record ManagementSecurityProperties(@DefaultValue @Valid Admin admin,
 	 * ($2a$, $2b$ and $2y$ accepted). Unset: a random password is generated and logged once at startup.
 	 */
 	public record Admin(@DefaultValue("admin") @NotBlank String username, String passwordHash) {
+
+		/** The user name, with the hash masked (a plain password may have been pasted there by mistake). */
+		@Override
+		public String toString() {
+			return "Admin[username=" + username + ", passwordHash=" + ((passwordHash != null) ? "******" : null)
+					+ "]";
+		}
 	}
 
 	/**
@@ -49,6 +56,13 @@ public record ManagementSecurityProperties(@DefaultValue @Valid Admin admin,
 	 * @param bearerTokenSha256 Hex SHA-256 of the bearer token Prometheus sends, with {@code access: bearer}.
 	 */
 	public record Prometheus(@DefaultValue("admin") @NotNull PrometheusAccess access, String bearerTokenSha256) {
+
+		/** The access, with the token's hash masked (a plain token may have been pasted there by mistake). */
+		@Override
+		public String toString() {
+			return "Prometheus[access=" + access + ", bearerTokenSha256="
+					+ ((bearerTokenSha256 != null) ? "******" : null) + "]";
+		}
 	}
 
 	/** Who may read {@code /actuator/prometheus}. */

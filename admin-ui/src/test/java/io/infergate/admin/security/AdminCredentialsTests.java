@@ -58,6 +58,7 @@ class AdminCredentialsTests {
 						+ "infergate.management.prometheus.access is 'admin'")
 				.doesNotContain("my-plain-password")
 				.doesNotContain("my-plain-token"));
+		assertThat(properties.toString()).doesNotContain("my-plain-password").doesNotContain("my-plain-token");
 	}
 
 	@Test

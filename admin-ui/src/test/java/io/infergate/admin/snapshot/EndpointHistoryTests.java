@@ -129,10 +129,9 @@ class EndpointHistoryTests {
 
 	/** A registry with pool {@code p} of these endpoints, synchronized. */
 	static EndpointRegistry registry(String... endpoints) {
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setEndpoints(Arrays.stream(endpoints).map(URI::create).toList());
+		PoolProperties.Pool pool = PoolProperties.Pool.of(Arrays.stream(endpoints).map(URI::create).toList(), null);
 		EndpointRegistry registry = new EndpointRegistry(Map.of("p", pool));
-		registry.sync("p", pool.getEndpoints());
+		registry.sync("p", pool.endpoints());
 		return registry;
 	}
 }

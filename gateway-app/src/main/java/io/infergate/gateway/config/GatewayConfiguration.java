@@ -65,9 +65,9 @@ public class GatewayConfiguration {
 	@Bean
 	UpstreamCredentialHeadersFilter upstreamCredentialHeadersFilter(PoolProperties pools) {
 		Map<String, String> credentials = new LinkedHashMap<>();
-		pools.getPools().forEach((name, pool) -> {
-			if (pool.getUpstreamApiKey() != null) {
-				credentials.put(name, pool.getUpstreamApiKey());
+		pools.pools().forEach((name, pool) -> {
+			if (pool.upstreamApiKey() != null) {
+				credentials.put(name, pool.upstreamApiKey());
 			}
 		});
 		return new UpstreamCredentialHeadersFilter(credentials);

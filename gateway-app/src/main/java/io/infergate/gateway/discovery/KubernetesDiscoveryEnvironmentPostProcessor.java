@@ -49,8 +49,8 @@ public class KubernetesDiscoveryEnvironmentPostProcessor implements EnvironmentP
 		List<String> discovering = PoolProperties.configuredPools(Binder.get(environment))
 			.entrySet()
 			.stream()
-			.filter((pool) -> pool.getValue().getDiscoveryServiceId() != null
-					&& !pool.getValue().getDiscoveryServiceId().isBlank())
+			.filter((pool) -> pool.getValue().discoveryServiceId() != null
+					&& !pool.getValue().discoveryServiceId().isBlank())
 			.map(Map.Entry::getKey)
 			.toList();
 		boolean discoveryNamed = !discovering.isEmpty();

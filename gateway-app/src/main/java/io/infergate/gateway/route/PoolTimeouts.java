@@ -14,13 +14,13 @@ public final class PoolTimeouts {
 	private final Map<String, Duration> streamIdle = new HashMap<>();
 
 	public PoolTimeouts(PoolProperties pools) {
-		pools.getPools().forEach((name, pool) -> {
-			PoolProperties.Timeouts timeouts = pool.getTimeouts();
-			if (timeouts.getFirstByte() != null) {
-				firstByte.put(name, timeouts.getFirstByte());
+		pools.pools().forEach((name, pool) -> {
+			PoolProperties.Timeouts timeouts = pool.timeouts();
+			if (timeouts.firstByte() != null) {
+				firstByte.put(name, timeouts.firstByte());
 			}
-			if (timeouts.getStreamIdle() != null) {
-				streamIdle.put(name, timeouts.getStreamIdle());
+			if (timeouts.streamIdle() != null) {
+				streamIdle.put(name, timeouts.streamIdle());
 			}
 		});
 	}

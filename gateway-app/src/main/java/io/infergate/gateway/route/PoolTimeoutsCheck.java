@@ -19,9 +19,9 @@ public final class PoolTimeoutsCheck implements ConfigurationCheck {
 	@Override
 	public List<String> problems() {
 		List<String> problems = new ArrayList<>();
-		pools.getPools().forEach((name, pool) -> {
-			check(problems, "infergate.pools." + name + ".timeouts.first-byte", pool.getTimeouts().getFirstByte());
-			check(problems, "infergate.pools." + name + ".timeouts.stream-idle", pool.getTimeouts().getStreamIdle());
+		pools.pools().forEach((name, pool) -> {
+			check(problems, "infergate.pools." + name + ".timeouts.first-byte", pool.timeouts().firstByte());
+			check(problems, "infergate.pools." + name + ".timeouts.stream-idle", pool.timeouts().streamIdle());
 		});
 		return problems;
 	}

@@ -33,10 +33,9 @@ class DashboardSourcesTests {
 			new SimpleMeterRegistry());
 
 	private static EndpointRegistry registry() {
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setEndpoints(List.of(URI.create("http://10.0.0.1:8000")));
+		PoolProperties.Pool pool = PoolProperties.Pool.of(List.of(URI.create("http://10.0.0.1:8000")), null);
 		EndpointRegistry registry = new EndpointRegistry(Map.of("llama", pool));
-		registry.sync("llama", pool.getEndpoints());
+		registry.sync("llama", pool.endpoints());
 		registry.pool("llama").endpoints().forEach((endpoint) -> endpoint.setReady(true));
 		return registry;
 	}

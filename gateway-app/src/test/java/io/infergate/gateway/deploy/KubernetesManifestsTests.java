@@ -113,13 +113,13 @@ class KubernetesManifestsTests extends SimulatedPods {
 	@Test
 	void poolDiscoveryServiceSelectsTheModelServerPods() {
 		PoolProperties.Pool pool = configuredPools().get("llama");
-		Map<String, Object> service = resource("Service", pool.getDiscoveryServiceId());
+		Map<String, Object> service = resource("Service", pool.discoveryServiceId());
 		Map<String, Object> modelServers = resource("Deployment", "llama-model-server");
 		Map<String, Object> podLabels = at(modelServers, "spec", "template", "metadata", "labels");
 		Map<String, Object> container = ((List<Map<String, Object>>) at(modelServers, "spec", "template", "spec",
 				"containers")).get(0);
 
-		assertThat(pool.getEndpoints()).isEmpty();
+		assertThat(pool.endpoints()).isEmpty();
 		assertThat((String) at(service, "spec", "clusterIP")).isEqualTo("None");
 		assertThat(podLabels).containsAllEntriesOf(at(service, "spec", "selector"));
 		assertThat((List<Map<String, Object>>) at(service, "spec", "ports")).singleElement()

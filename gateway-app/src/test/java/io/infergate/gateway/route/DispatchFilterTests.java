@@ -1,6 +1,7 @@
 package io.infergate.gateway.route;
 
 import java.net.URI;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
@@ -26,7 +27,7 @@ class DispatchFilterTests {
 		MockServerWebExchange exchange = resolved();
 		int[] inFlightWhileResponding = new int[1];
 
-		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
+		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties(Map.of()))).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			inFlightWhileResponding[0] = endpoint.inFlightRequests();
 			return Mono.empty();
@@ -41,7 +42,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheClientCancels() {
 		MockServerWebExchange exchange = resolved();
 
-		Disposable subscription = new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
+		Disposable subscription = new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties(Map.of()))).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.never();
 		}).subscribe();
@@ -55,7 +56,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheResponseFails() {
 		MockServerWebExchange exchange = resolved();
 
-		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties())).filter(exchange, (e) -> {
+		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties(Map.of()))).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.error(new IllegalStateException("upstream reset"));
 		}).onErrorComplete().block();

@@ -37,10 +37,9 @@ class FlowControlFilterTests {
 	private final FlowControlFilter filter = new FlowControlFilter(FilterExchanges.engine(null, null, controller));
 
 	private static EndpointRegistry registry() {
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setEndpoints(List.of(URI.create("http://10.0.0.1:8000")));
+		PoolProperties.Pool pool = PoolProperties.Pool.of(List.of(URI.create("http://10.0.0.1:8000")), null);
 		EndpointRegistry registry = new EndpointRegistry(Map.of("p", pool));
-		registry.sync("p", pool.getEndpoints());
+		registry.sync("p", pool.endpoints());
 		registry.pool("p").endpoints().forEach((endpoint) -> endpoint.setReady(true));
 		return registry;
 	}

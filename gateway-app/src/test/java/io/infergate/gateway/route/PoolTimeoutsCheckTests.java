@@ -1,8 +1,12 @@
 package io.infergate.gateway.route;
 
-import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import io.infergate.routing.pool.PoolProperties;
 
@@ -12,15 +16,13 @@ class PoolTimeoutsCheckTests {
 
 	@Test
 	void namesEveryTimeoutThatIsNotPositiveAndAcceptsUnsetOnes() {
-		PoolProperties pools = new PoolProperties();
-		PoolProperties.Pool fine = new PoolProperties.Pool();
-		fine.getTimeouts().setFirstByte(Duration.ofSeconds(30));
-		PoolProperties.Pool bad = new PoolProperties.Pool();
-		bad.getTimeouts().setFirstByte(Duration.ZERO);
-		bad.getTimeouts().setStreamIdle(Duration.ofMillis(-5));
-		pools.getPools().put("fine", fine);
-		pools.getPools().put("unset", new PoolProperties.Pool());
-		pools.getPools().put("bad", bad);
+		Map<String, String> properties = new LinkedHashMap<>();
+		properties.put("infergate.pools.fine.timeouts.first-byte", "30s");
+		properties.put("infergate.pools.unset.engine", "vllm");
+		properties.put("infergate.pools.bad.timeouts.first-byte", "0");
+		properties.put("infergate.pools.bad.timeouts.stream-idle", "-5ms");
+		PoolProperties pools = new Binder(new MapConfigurationPropertySource(properties))
+			.bindOrCreate("infergate", PoolProperties.class);
 
 		assertThat(new PoolTimeoutsCheck(pools).problems()).containsExactly(
 				"infergate.pools.bad.timeouts.first-byte: must be positive (or unset for no limit), was 0ms",

@@ -50,6 +50,13 @@ public record AuthProperties(@DefaultValue("false") boolean enabled, Map<String,
 			models = (models != null) ? Collections.unmodifiableList(new ArrayList<>(models)) : List.of("*");
 			modelLimits = unmodifiable(modelLimits);
 		}
+
+		/** The components, with the hash masked (a plain secret may have been pasted there by mistake). */
+		@Override
+		public String toString() {
+			return "Key[sha256=" + ((sha256 != null) ? "******" : null) + ", tenant=" + tenant + ", priority="
+					+ priority + ", models=" + models + ", limits=" + limits + ", modelLimits=" + modelLimits + "]";
+		}
 	}
 
 	/**

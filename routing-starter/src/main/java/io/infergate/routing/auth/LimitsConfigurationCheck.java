@@ -98,8 +98,8 @@ public final class LimitsConfigurationCheck implements ConfigurationCheck {
 		models.models()
 			.forEach((name, model) -> problems
 				.addAll(RateLimitProperties.limitProblems("infergate.models." + name + ".limits", model.limits())));
-		pools.getPools().forEach((name, pool) -> {
-			String credential = pool.getUpstreamApiKey();
+		pools.pools().forEach((name, pool) -> {
+			String credential = pool.upstreamApiKey();
 			if (credential != null && !isHeaderToken(credential)) {
 				problems.add("infergate.pools." + name + ".upstream-api-key: must be a non-empty token without "
 						+ "spaces or control characters (this value has " + credential.length() + " characters)");

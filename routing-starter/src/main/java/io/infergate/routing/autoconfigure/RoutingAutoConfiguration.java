@@ -78,7 +78,7 @@ public class RoutingAutoConfiguration {
 	@Bean
 	EndpointRegistry endpointRegistry(PoolProperties properties, ObjectProvider<ConfigurationCheck> checks) {
 		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
-		return new EndpointRegistry(properties.getPools());
+		return new EndpointRegistry(properties.pools());
 	}
 
 	@Bean(destroyMethod = "close")
@@ -118,7 +118,7 @@ public class RoutingAutoConfiguration {
 	PoolEndpointSynchronizer poolEndpointSynchronizer(EndpointRegistry registry, PoolProperties properties,
 			ObjectProvider<ReactiveDiscoveryClient> discovery) {
 		Map<String, ServiceInstanceListSupplier> suppliers = new LinkedHashMap<>();
-		properties.getPools()
+		properties.pools()
 			.forEach((name, pool) -> suppliers.put(name,
 					PoolInstanceSuppliers.forPool(name, pool, discovery.getIfAvailable())));
 		return new PoolEndpointSynchronizer(registry, suppliers);

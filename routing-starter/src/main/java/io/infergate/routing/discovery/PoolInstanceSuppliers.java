@@ -34,19 +34,19 @@ public final class PoolInstanceSuppliers {
 	 */
 	public static ServiceInstanceListSupplier forPool(String pool, PoolProperties.Pool settings,
 			ReactiveDiscoveryClient discovery) {
-		if (!settings.getEndpoints().isEmpty()) {
-			List<ServiceInstance> instances = settings.getEndpoints()
+		if (!settings.endpoints().isEmpty()) {
+			List<ServiceInstance> instances = settings.endpoints()
 				.stream()
 				.map((uri) -> toInstance(pool, EndpointId.of(uri), uri))
 				.toList();
 			return new FixedSupplier(pool, Flux.just(instances));
 		}
-		String serviceId = settings.getDiscoveryServiceId();
+		String serviceId = settings.discoveryServiceId();
 		if (discovery == null) {
 			throw new IllegalStateException("infergate.pools." + pool + ".discovery-service-id is set to '" + serviceId
 					+ "' but no Spring Cloud discovery client is available");
 		}
-		Flux<List<ServiceInstance>> instances = Flux.interval(Duration.ZERO, settings.getDiscoveryRefreshInterval())
+		Flux<List<ServiceInstance>> instances = Flux.interval(Duration.ZERO, settings.discoveryRefreshInterval())
 			.onBackpressureDrop()
 			.concatMap((tick) -> discovery.getInstances(serviceId).collectList().onErrorResume((ex) -> {
 				logger.warn("Pool '" + pool + "': discovery of '" + serviceId + "' failed, keeping its endpoints: "

@@ -57,7 +57,7 @@ public class EngineAutoConfiguration {
 	/** Checked with the pools before any pool is created: see {@link ConfigurationCheck}. */
 	@Bean
 	ConfiguredModels configuredModels(ModelProperties models, PoolProperties pools) {
-		return new ConfiguredModels(models, pools.getPools().keySet());
+		return new ConfiguredModels(models, pools.pools().keySet());
 	}
 
 	@Bean

@@ -26,8 +26,8 @@ public final class KvEventSubscriptions implements EndpointLifecycleListener, Au
 	public KvEventSubscriptions(EndpointRegistry registry, KvEventSubscriber subscriber) {
 		this.subscriber = subscriber;
 		for (EndpointPool pool : registry.pools()) {
-			PoolProperties.KvEvents kvEvents = pool.settings().getKvEvents();
-			if (kvEvents.isEnabled()) {
+			PoolProperties.KvEvents kvEvents = pool.settings().kvEvents();
+			if (kvEvents.enabled()) {
 				check(pool.name(), kvEvents);
 				settingsByPool.put(pool.name(), kvEvents);
 			}
@@ -48,7 +48,7 @@ public final class KvEventSubscriptions implements EndpointLifecycleListener, Au
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException(prefix + ": " + ex.getMessage(), ex);
 		}
-		kvEvents.getAddresses().forEach((endpoint, addresses) -> {
+		kvEvents.addresses().forEach((endpoint, addresses) -> {
 			String at = prefix + ".addresses." + endpoint;
 			try {
 				EndpointId.parse(endpoint);
@@ -57,9 +57,9 @@ public final class KvEventSubscriptions implements EndpointLifecycleListener, Au
 				throw new IllegalArgumentException(at + ": the key must be an endpoint's host:port, was '" + endpoint
 						+ "'", ex);
 			}
-			checkAddress(at + ".publisher", addresses.getPublisher());
-			if (addresses.getReplay() != null) {
-				checkAddress(at + ".replay", addresses.getReplay());
+			checkAddress(at + ".publisher", addresses.publisher());
+			if (addresses.replay() != null) {
+				checkAddress(at + ".replay", addresses.replay());
 			}
 		});
 	}
@@ -73,20 +73,20 @@ public final class KvEventSubscriptions implements EndpointLifecycleListener, Au
 
 	/** Where and how to read {@code endpoint}'s stream under a pool's settings. */
 	static KvEventStreamSettings settings(EndpointId endpoint, PoolProperties.KvEvents kvEvents) {
-		PoolProperties.Addresses override = kvEvents.getAddresses().get(endpoint.toString());
+		PoolProperties.Addresses override = kvEvents.addresses().get(endpoint.toString());
 		String host = endpoint.host().contains(":") ? "[" + endpoint.host() + "]" : endpoint.host();
 		String publisher;
 		String replay;
 		if (override != null) {
-			publisher = override.getPublisher();
-			replay = override.getReplay();
+			publisher = override.publisher();
+			replay = override.replay();
 		}
 		else {
-			publisher = "tcp://" + host + ":" + kvEvents.getPort();
-			replay = (kvEvents.getReplayPort() != null) ? "tcp://" + host + ":" + kvEvents.getReplayPort() : null;
+			publisher = "tcp://" + host + ":" + kvEvents.port();
+			replay = (kvEvents.replayPort() != null) ? "tcp://" + host + ":" + kvEvents.replayPort() : null;
 		}
-		return new KvEventStreamSettings(publisher, replay, kvEvents.getTopic(), kvEvents.getReplayTimeout(),
-				kvEvents.getStaleAfter());
+		return new KvEventStreamSettings(publisher, replay, kvEvents.topic(), kvEvents.replayTimeout(),
+				kvEvents.staleAfter());
 	}
 
 	@Override

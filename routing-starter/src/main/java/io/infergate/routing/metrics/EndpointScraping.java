@@ -29,22 +29,22 @@ public final class EndpointScraping implements EndpointLifecycleListener {
 	}
 
 	static ScrapeSettings settings(String pool, PoolProperties.Pool properties) {
-		PoolProperties.Scrape scrape = properties.getScrape();
+		PoolProperties.Scrape scrape = properties.scrape();
 		try {
-			EngineMapping mapping = EngineMapping.forEngine(properties.getEngine().configName())
-				.withOverrides(scrape.getMetricOverrides());
-			long intervalMillis = scrape.getInterval().toMillis();
+			EngineMapping mapping = EngineMapping.forEngine(properties.engine().configName())
+				.withOverrides(scrape.metricOverrides());
+			long intervalMillis = scrape.interval().toMillis();
 			ScrapeSettings settings = ScrapeSettings.defaults(mapping)
 				.withIntervalMillis(intervalMillis)
-				.withTimeoutMillis(scrape.getTimeout().toMillis())
-				.withFailureThreshold(scrape.getUnreadyAfterFailures())
+				.withTimeoutMillis(scrape.timeout().toMillis())
+				.withFailureThreshold(scrape.unreadyAfterFailures())
 				.withMaxBackoffMillis(Math.max(ScrapeSettings.DEFAULT_MAX_BACKOFF_MILLIS, intervalMillis))
-				.withKvCacheDefaults(scrape.getDefaultBlockSize(), scrape.getDefaultNumGpuBlocks());
-			if (scrape.getMetricsPath() != null) {
-				settings = settings.withMetricsPath(scrape.getMetricsPath());
+				.withKvCacheDefaults(scrape.defaultBlockSize(), scrape.defaultNumGpuBlocks());
+			if (scrape.metricsPath() != null) {
+				settings = settings.withMetricsPath(scrape.metricsPath());
 			}
-			if (scrape.getMetricsPort() != null) {
-				settings = settings.withMetricsPort(scrape.getMetricsPort());
+			if (scrape.metricsPort() != null) {
+				settings = settings.withMetricsPort(scrape.metricsPort());
 			}
 			return settings;
 		}

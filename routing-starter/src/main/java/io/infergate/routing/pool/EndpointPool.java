@@ -33,16 +33,16 @@ public final class EndpointPool {
 	}
 
 	public EngineType engine() {
-		return settings.getEngine();
+		return settings.engine();
 	}
 
 	public FailureMode failureMode() {
-		return settings.getFailureMode();
+		return settings.failureMode();
 	}
 
 	/** The configured profile name, or {@code null} for the default profile. */
 	public String profileName() {
-		return settings.getProfile();
+		return settings.profile();
 	}
 
 	public List<Endpoint> endpoints() {

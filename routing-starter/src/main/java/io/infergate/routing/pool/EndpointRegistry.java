@@ -39,8 +39,8 @@ public final class EndpointRegistry {
 				throw new IllegalArgumentException("infergate.pools." + name
 						+ ": a pool name must be a host name label (letters, digits and '-'), because the gateway routes to lb://<pool>");
 			}
-			boolean hasStatic = !settings.getEndpoints().isEmpty();
-			boolean hasDiscovery = settings.getDiscoveryServiceId() != null && !settings.getDiscoveryServiceId().isBlank();
+			boolean hasStatic = !settings.endpoints().isEmpty();
+			boolean hasDiscovery = settings.discoveryServiceId() != null && !settings.discoveryServiceId().isBlank();
 			if (hasStatic == hasDiscovery) {
 				throw new IllegalArgumentException("infergate.pools." + name
 						+ ": set exactly one of 'endpoints' (a static list) and 'discovery-service-id'");

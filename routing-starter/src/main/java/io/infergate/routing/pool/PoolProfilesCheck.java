@@ -26,8 +26,8 @@ public final class PoolProfilesCheck implements ConfigurationCheck {
 	@Override
 	public List<String> problems() {
 		List<String> problems = new ArrayList<>();
-		pools.getPools().forEach((name, pool) -> {
-			String profile = pool.getProfile();
+		pools.pools().forEach((name, pool) -> {
+			String profile = pool.profile();
 			if (profile != null && !profileNames.contains(profile)) {
 				problems.add("infergate.pools." + name + ".profile: unknown scheduling profile '" + profile
 						+ "'; defined profiles: " + String.join(", ", new TreeSet<>(profileNames)));

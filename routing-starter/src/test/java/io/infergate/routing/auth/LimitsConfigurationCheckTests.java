@@ -56,6 +56,18 @@ class LimitsConfigurationCheckTests {
 		assertThat(problems(Map.of())).isEmpty();
 	}
 
+	@Test
+	void theBoundPropertiesNeverShowAKeyOrACredential() {
+		Binder binder = new Binder(new MapConfigurationPropertySource(Map.of("infergate.auth.keys.team-a.sha256",
+				"sk-live-plain-secret", "infergate.pools.p.upstream-api-key", "upstream-secret")));
+
+		assertThat(binder.bindOrCreate("infergate.auth", AuthProperties.class).toString())
+			.contains("team-a")
+			.doesNotContain("sk-live-plain-secret");
+		assertThat(binder.bindOrCreate("infergate", PoolProperties.class).toString()).contains("upstreamApiKey=******")
+			.doesNotContain("upstream-secret");
+	}
+
 	/** The problems of the auth, rate-limit, model and pool properties bound from {@code properties}. */
 	private static List<String> problems(Map<String, String> properties) {
 		Binder binder = new Binder(new MapConfigurationPropertySource(properties));

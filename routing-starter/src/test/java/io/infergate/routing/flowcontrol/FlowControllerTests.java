@@ -38,10 +38,9 @@ class FlowControllerTests {
 
 	@BeforeEach
 	void onePoolWithOneReadyEndpoint() {
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setEndpoints(List.of(URI.create("http://10.0.0.1:8000")));
+		PoolProperties.Pool pool = PoolProperties.Pool.of(List.of(URI.create("http://10.0.0.1:8000")), null);
 		registry = new EndpointRegistry(Map.of(POOL, pool));
-		registry.sync(POOL, pool.getEndpoints());
+		registry.sync(POOL, pool.endpoints());
 		registry.pool(POOL).endpoints().forEach((endpoint) -> endpoint.setReady(true));
 	}
 

@@ -2,10 +2,14 @@ package io.infergate.routing.kvevents;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.pool.EndpointRegistry;
@@ -20,8 +24,7 @@ class KvEventSubscriptionsTests {
 
 	@Test
 	void addressesAreTheEndpointsHostWithThePoolsPorts() {
-		PoolProperties.KvEvents kvEvents = new PoolProperties.KvEvents();
-		kvEvents.setReplayPort(5558);
+		PoolProperties.KvEvents kvEvents = kvEvents("replay-port", "5558");
 
 		KvEventStreamSettings settings = KvEventSubscriptions.settings(new EndpointId("10.0.0.5", 8000), kvEvents);
 		KvEventStreamSettings ipv6 = KvEventSubscriptions.settings(new EndpointId("fd00::5", 8000), kvEvents);
@@ -34,16 +37,15 @@ class KvEventSubscriptionsTests {
 	@Test
 	void withoutAReplayPortThereIsNoReplay() {
 		KvEventStreamSettings settings = KvEventSubscriptions.settings(new EndpointId("10.0.0.5", 8000),
-				new PoolProperties.KvEvents());
+				kvEvents());
 
 		assertThat(settings.replayAddress()).isNull();
 	}
 
 	@Test
 	void anEndpointsOwnAddressesReplaceTheDerivedOnes() {
-		PoolProperties.KvEvents kvEvents = new PoolProperties.KvEvents();
-		kvEvents.setReplayPort(5558);
-		kvEvents.setAddresses(Map.of("10.0.0.6:8000", addresses("tcp://10.0.0.6:6000", null)));
+		PoolProperties.KvEvents kvEvents = kvEvents("replay-port", "5558", "addresses.[10.0.0.6:8000].publisher",
+				"tcp://10.0.0.6:6000");
 
 		KvEventStreamSettings settings = KvEventSubscriptions.settings(new EndpointId("10.0.0.6", 8000), kvEvents);
 
@@ -53,15 +55,11 @@ class KvEventSubscriptionsTests {
 
 	@Test
 	void badSettingsStopStartupNamingTheProperty() {
-		PoolProperties.KvEvents badAddress = new PoolProperties.KvEvents();
-		badAddress.setEnabled(true);
-		badAddress.setAddresses(Map.of("10.0.0.6:8000", addresses("10.0.0.6:6000", null)));
-		PoolProperties.KvEvents badKey = new PoolProperties.KvEvents();
-		badKey.setEnabled(true);
-		badKey.setAddresses(Map.of("pod-6", addresses("tcp://10.0.0.6:6000", null)));
-		PoolProperties.KvEvents badTimeout = new PoolProperties.KvEvents();
-		badTimeout.setEnabled(true);
-		badTimeout.setReplayTimeout(Duration.ZERO);
+		PoolProperties.KvEvents badAddress = kvEvents("enabled", "true", "addresses.[10.0.0.6:8000].publisher",
+				"10.0.0.6:6000");
+		PoolProperties.KvEvents badKey = kvEvents("enabled", "true", "addresses.pod-6.publisher",
+				"tcp://10.0.0.6:6000");
+		PoolProperties.KvEvents badTimeout = kvEvents("enabled", "true", "replay-timeout", "0s");
 
 		assertThatIllegalArgumentException().isThrownBy(() -> subscriptions(badAddress))
 			.withMessage("infergate.pools.llama.kv-events.addresses.10.0.0.6:8000.publisher: expected a ZeroMQ"
@@ -74,17 +72,21 @@ class KvEventSubscriptionsTests {
 	}
 
 	private static void subscriptions(PoolProperties.KvEvents kvEvents) {
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setEndpoints(List.of(URI.create("http://10.0.0.6:8000")));
-		pool.setKvEvents(kvEvents);
+		PoolProperties.Pool bound = PoolProperties.Pool.of(List.of(URI.create("http://10.0.0.6:8000")), null);
+		PoolProperties.Pool pool = new PoolProperties.Pool(bound.engine(), bound.endpoints(), null,
+				bound.discoveryRefreshInterval(), null, bound.failureMode(), bound.scrape(), kvEvents, null,
+				bound.timeouts());
 		EngineBlockIndex index = new EngineBlockIndex(EngineBlockIndexProperties.defaults());
 		new KvEventSubscriptions(new EndpointRegistry(Map.of("llama", pool)), new KvEventSubscriber(index)).close();
 	}
 
-	private static PoolProperties.Addresses addresses(String publisher, String replay) {
-		PoolProperties.Addresses addresses = new PoolProperties.Addresses();
-		addresses.setPublisher(publisher);
-		addresses.setReplay(replay);
-		return addresses;
+	/** A pool's {@code kv-events} bound from its properties: name, value, name, value… */
+	private static PoolProperties.KvEvents kvEvents(String... namesAndValues) {
+		Map<String, String> properties = new LinkedHashMap<>();
+		for (int i = 0; i < namesAndValues.length; i += 2) {
+			properties.put("kv-events." + namesAndValues[i], namesAndValues[i + 1]);
+		}
+		return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("kv-events",
+				PoolProperties.KvEvents.class);
 	}
 }

@@ -1,8 +1,12 @@
 package io.infergate.routing.pool;
 
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,18 +14,13 @@ class PoolProfilesCheckTests {
 
 	@Test
 	void namesAPoolWhoseProfileIsNotDefinedWithTheDefinedOnes() {
-		PoolProperties pools = new PoolProperties();
-		pools.getPools().put("llama", pool("defualt"));
-		pools.getPools().put("other", pool("default"));
-		pools.getPools().put("unset", pool(null));
+		PoolProperties pools = new Binder(new MapConfigurationPropertySource(Map.of(
+				"infergate.pools.llama.profile", "defualt",
+				"infergate.pools.other.profile", "default",
+				"infergate.pools.unset.engine", "vllm")))
+			.bindOrCreate("infergate", PoolProperties.class);
 
 		assertThat(new PoolProfilesCheck(pools, Set.of("default", "chwbl")).problems()).containsExactly(
 				"infergate.pools.llama.profile: unknown scheduling profile 'defualt'; defined profiles: chwbl, default");
-	}
-
-	private static PoolProperties.Pool pool(String profile) {
-		PoolProperties.Pool pool = new PoolProperties.Pool();
-		pool.setProfile(profile);
-		return pool;
 	}
 }

@@ -147,8 +147,7 @@ class PrefixIndexConfigurationTests {
 
 		@Bean
 		EndpointRegistry endpointRegistry() {
-			PoolProperties.Pool pool = new PoolProperties.Pool();
-			pool.setEndpoints(List.of(URI.create("http://10.0.0.1:8001")));
+			PoolProperties.Pool pool = PoolProperties.Pool.of(List.of(URI.create("http://10.0.0.1:8001")), null);
 			return new EndpointRegistry(Map.of("llama", pool));
 		}
 	}

@@ -86,8 +86,7 @@ class DispatchSharingTests {
 		final DispatchSharing sharing;
 
 		Replica(long id) {
-			PoolProperties.Pool pool = new PoolProperties.Pool();
-			pool.setEndpoints(PODS);
+			PoolProperties.Pool pool = PoolProperties.Pool.of(PODS, null);
 			registry = new EndpointRegistry(Map.of(POOL, pool));
 			registry.sync(POOL, PODS);
 			sharing = new DispatchSharing(index, channel, registry, id).start();

@@ -632,9 +632,7 @@ public final class Replay {
 
 		Gateway(int index, List<URI> uris) {
 			this.index = index;
-			PoolProperties.Pool pool = new PoolProperties.Pool();
-			pool.setEndpoints(uris);
-			pool.setProfile(policy.profile());
+			PoolProperties.Pool pool = PoolProperties.Pool.of(uris, policy.profile());
 			EndpointRegistry registry = new EndpointRegistry(Map.of(POOL, pool));
 			SplittableRandom pickerRandom = new SplittableRandom(
 					workload.seed() * 31 + PICKER + REPLICA_SEED_STRIDE * index);
