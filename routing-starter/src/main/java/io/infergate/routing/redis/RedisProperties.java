@@ -36,4 +36,21 @@ public record RedisProperties(@DefaultValue(RedisProperties.DEFAULT_URL) @NotNul
 			}
 		}
 	}
+
+	/** Without the URL's password, which a log line or {@code /actuator/configprops} must not show. */
+	@Override
+	public String toString() {
+		return "RedisProperties[url=" + withoutPassword(url) + "]";
+	}
+
+	/** {@code url} with any user information after its user name replaced by {@code ******}. */
+	static String withoutPassword(URI url) {
+		if (url == null || url.getRawUserInfo() == null) {
+			return String.valueOf(url);
+		}
+		String userInfo = url.getRawUserInfo();
+		int colon = userInfo.indexOf(':');
+		String masked = (colon >= 0) ? userInfo.substring(0, colon + 1) + "******" : "******";
+		return url.toString().replace(userInfo + "@", masked + "@");
+	}
 }

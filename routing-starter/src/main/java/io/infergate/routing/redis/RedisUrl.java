@@ -45,4 +45,10 @@ public record RedisUrl(URI uri) {
 		// validated as infergate.redis.url is
 		return new RedisUrl(new RedisProperties(URI.create(deprecated.values().iterator().next())).url());
 	}
+
+	/** Without the URL's password. */
+	@Override
+	public String toString() {
+		return "RedisUrl[" + RedisProperties.withoutPassword(uri) + "]";
+	}
 }
