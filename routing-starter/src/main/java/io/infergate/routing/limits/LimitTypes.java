@@ -60,9 +60,9 @@ public final class LimitTypes implements ConfigurationCheck {
 	public List<TypedLimits> typed() {
 		List<TypedLimits> typed = new ArrayList<>();
 		types.forEach((name, type) -> {
-			Map<String, Limits> limits = configured.get(name);
-			if (limits != null && limits.values().stream().anyMatch((l) -> l != null && !l.isUnlimited())) {
-				typed.add(new TypedLimits(type, limits));
+			TypedLimits limits = new TypedLimits(type, configured.getOrDefault(name, Map.of()));
+			if (limits.limitsAnything()) {
+				typed.add(limits);
 			}
 		});
 		return typed;

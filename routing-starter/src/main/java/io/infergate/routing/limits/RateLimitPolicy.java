@@ -170,39 +170,41 @@ public final class RateLimitPolicy {
 		return limits.stream().anyMatch((l) -> l != null && !l.isUnlimited());
 	}
 
-	/** A {@link LimitType} with the limits configuration gives its subjects. */
+	/** A {@link LimitType} with the limits configuration gives its subjects, as buckets. */
 	public static final class TypedLimits {
 
 		private final LimitType type;
 
-		private final Map<String, Limits> limits;
-
-		private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+		private final Map<String, Bucket> buckets;
 
 		/**
 		 * @param type the type
-		 * @param limits each subject's limits
+		 * @param limits each subject's limits; subjects without any limit get no bucket
 		 */
 		public TypedLimits(LimitType type, Map<String, Limits> limits) {
 			this.type = type;
-			this.limits = Map.copyOf(limits);
+			LimitScope scope = new LimitScope(type.name());
+			Map<String, Bucket> buckets = new LinkedHashMap<>();
+			limits.forEach((subject, configured) -> {
+				if (configured != null && !configured.isUnlimited()) {
+					buckets.put(subject, Bucket.of(scope, subject, configured));
+				}
+			});
+			this.buckets = Map.copyOf(buckets);
 		}
 
 		public LimitType type() {
 			return type;
 		}
 
-		public Map<String, Limits> limits() {
-			return limits;
+		/** Whether some subject has a limit. */
+		public boolean limitsAnything() {
+			return !buckets.isEmpty();
 		}
 
-		/** The subject's bucket, or {@code null} when it has no limit; only configured subjects are kept. */
+		/** The subject's bucket, or {@code null} when it has no limit. */
 		Bucket bucket(String subject) {
-			Limits configured = limits.get(subject);
-			if (configured == null || configured.isUnlimited()) {
-				return null;
-			}
-			return buckets.computeIfAbsent(subject, (s) -> Bucket.of(new LimitScope(type.name()), s, configured));
+			return buckets.get(subject);
 		}
 	}
 }
