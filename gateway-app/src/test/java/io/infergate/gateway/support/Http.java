@@ -2,10 +2,13 @@ package io.infergate.gateway.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -61,6 +64,11 @@ public final class Http {
 		try {
 			return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
 		}
+		catch (HttpTimeoutException ex) {
+			// The gateway under test runs in this JVM: what its threads were doing says why it did not answer.
+			throw new UncheckedIOException(request.method() + " " + request.uri() + " got no answer in "
+					+ request.timeout().orElse(null) + "; the threads of this JVM:\n" + threadDump(), ex);
+		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
@@ -74,5 +82,20 @@ public final class Http {
 	public static String chat(String model, String content, boolean stream, int maxTokens) {
 		return "{\"model\":\"" + model + "\",\"stream\":" + stream + ",\"max_tokens\":" + maxTokens
 				+ ",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}]}";
+	}
+
+	private static String threadDump() {
+		StringBuilder dump = new StringBuilder();
+		for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+			dump.append('"').append(thread.getThreadName()).append("\" ").append(thread.getThreadState());
+			if (thread.getLockName() != null) {
+				dump.append(" on ").append(thread.getLockName());
+			}
+			dump.append('\n');
+			for (StackTraceElement frame : thread.getStackTrace()) {
+				dump.append("\tat ").append(frame).append('\n');
+			}
+		}
+		return dump.toString();
 	}
 }
