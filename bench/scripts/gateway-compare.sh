@@ -8,7 +8,8 @@
 # completion, a stream of 64 SSE content events, /v1/models and a vLLM /metrics exposition. So every leg measures
 # only the proxy in front of them.
 #
-# Both JVM gateways are warmed up under load first (WARMUP, per mode), then the legs alternate for ROUNDS rounds,
+# Both JVM gateways are warmed up under load first (WARMUP, per mode), then the legs alternate for ROUNDS rounds (in
+# LEGS' order in odd rounds, in reverse in even ones),
 # for non-streamed and for streamed requests. Per leg it prints requests/s, p50, p99, non-2xx responses and the
 # proxy's CPU per request (from /proc, utime + stime over the leg); then the medians and the ratios.
 # WARMUP_CURVE=1 instead starts each JVM gateway cold and prints requests/s per 5 s window for CURVE_SECONDS, one
@@ -283,7 +284,9 @@ paced_script() { # writes paced.lua: the plain request, each connection pausing 
 for mode in $MODES; do
 	[ "$mode" = paced ] && paced_script
 	for round in $(seq 1 "$ROUNDS"); do
-		for leg in $LEGS; do
+		order=$LEGS # odd rounds in LEGS' order, even rounds the other way round, so no leg always runs first or last
+		[ $((round % 2)) -eq 0 ] && order=$(echo "$LEGS" | tr ' ' '\n' | tac | tr '\n' ' ')
+		for leg in $order; do
 			echo "$mode $round $leg $(run_leg "$leg" "$mode" "$DURATION")" | tee -a "$results"
 		done
 	done
