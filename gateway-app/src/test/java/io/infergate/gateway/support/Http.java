@@ -86,7 +86,7 @@ public final class Http {
 
 	private static String threadDump() {
 		StringBuilder dump = new StringBuilder();
-		for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+		for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
 			dump.append('"').append(thread.getThreadName()).append("\" ").append(thread.getThreadState());
 			if (thread.getLockName() != null) {
 				dump.append(" on ").append(thread.getLockName());
