@@ -1,6 +1,5 @@
 package io.infergate.gateway;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,7 +9,6 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +18,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.RawHttp;
 import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.engine.PerfProfile;
@@ -102,12 +101,12 @@ class KeptAliveConnectionCloseTests extends SimulatedPods {
 			InputStream in = socket.getInputStream();
 			out.write(first.getBytes(StandardCharsets.UTF_8));
 			out.flush();
-			assertThat(readResponse(in)).startsWith("HTTP/1.1 ");
+			assertThat(RawHttp.readResponse(in)).startsWith("HTTP/1.1 ");
 			Thread.sleep(idleMillis);
 			try {
 				out.write(MODELS.getBytes(StandardCharsets.US_ASCII));
 				out.flush();
-				String answer = readResponse(in);
+				String answer = RawHttp.readResponse(in);
 				return (answer == null) ? "closed" : "answered " + answer.substring(9, 12);
 			}
 			catch (SocketTimeoutException waiting) {
@@ -117,39 +116,5 @@ class KeptAliveConnectionCloseTests extends SimulatedPods {
 				return "closed";
 			}
 		}
-	}
-
-	/** One response's head and body (by its Content-Length, or chunked), or {@code null} at the end of the stream. */
-	private static String readResponse(InputStream in) throws IOException {
-		String head = readUntil(in, "\r\n\r\n");
-		if (head == null) {
-			return null;
-		}
-		String lowerCase = head.toLowerCase(Locale.ROOT);
-		if (lowerCase.contains("transfer-encoding: chunked")) {
-			String body = readUntil(in, "\r\n0\r\n\r\n");
-			return (body == null) ? null : head + body;
-		}
-		int length = 0;
-		for (String line : lowerCase.split("\r\n")) {
-			if (line.startsWith("content-length:")) {
-				length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
-			}
-		}
-		byte[] body = in.readNBytes(length);
-		return (body.length < length) ? null : head + new String(body, StandardCharsets.UTF_8);
-	}
-
-	/** The bytes up to and including {@code end}, or {@code null} if the stream ends first. */
-	private static String readUntil(InputStream in, String end) throws IOException {
-		ByteArrayOutputStream read = new ByteArrayOutputStream();
-		while (!read.toString(StandardCharsets.ISO_8859_1).endsWith(end)) {
-			int b = in.read();
-			if (b == -1) {
-				return null;
-			}
-			read.write(b);
-		}
-		return read.toString(StandardCharsets.UTF_8);
 	}
 }
