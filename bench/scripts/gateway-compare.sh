@@ -6,7 +6,10 @@
 #   infergate the Infergate jar with its default profile.
 # The backends are four nginx servers answering with canned responses recorded from the simulator: a chat
 # completion, a stream of 64 SSE content events, /v1/models and a vLLM /metrics exposition. So every leg measures
-# only the proxy in front of them.
+# only the proxy in front of them. A canned stream arrives in a few TCP segments, so per-event work is hardly
+# exercised: BACKENDS=sim instead runs four simulators (--perf-profile zero), which write each SSE event in its own
+# HTTP chunk, one decoding step apart: EVENT_GAP_MS (0) sets the step. The stream mode then also reports events/s
+# and the proxy's CPU per event.
 #
 # Both JVM gateways are warmed up under load first (WARMUP, per mode), then the legs alternate for ROUNDS rounds (in
 # LEGS' order in odd rounds, in reverse in even ones),
@@ -19,7 +22,7 @@
 # requests so that together they offer PACED_RATE requests/s; without PACED_RATE, half of Infergate's median
 # requests/s in this run's "plain" mode (list plain before paced). The added p50 of a proxy is its p50 there minus
 # direct's.
-# Environment: ROUNDS (3), CONNECTIONS (32), THREADS (1), DURATION (15s), WARMUP (60s), MODES ("plain stream"),
+# Environment: BACKENDS (canned), EVENT_GAP_MS (0), SIM_MAX_NUM_SEQS (4096, each simulator's batch limit), ROUNDS (3), CONNECTIONS (32), THREADS (1), DURATION (15s), WARMUP (60s), MODES ("plain stream"),
 # PACED_RATE, PACED_CONNECTIONS (16),
 # LEGS ("direct nginx scg infergate"), JAVA (java), WARMUP_CURVE (0), CURVE_SECONDS (60), and JVM options per
 # gateway: INFERGATE_JAVA_OPTS, SCG_JAVA_OPTS (e.g. a JFR recording:
@@ -47,6 +50,10 @@ INFERGATE2_JAVA=${INFERGATE2_JAVA:-$JAVA}
 read -r -a infergate_java_opts <<<"${INFERGATE_JAVA_OPTS:-}"
 read -r -a scg_java_opts <<<"${SCG_JAVA_OPTS:-}"
 read -r -a infergate2_java_opts <<<"${INFERGATE2_JAVA_OPTS-${INFERGATE_JAVA_OPTS:-}}"
+BACKENDS=${BACKENDS:-canned}
+EVENT_GAP_MS=${EVENT_GAP_MS:-0}
+SIM_MAX_NUM_SEQS=${SIM_MAX_NUM_SEQS:-4096}
+case $BACKENDS in canned | sim) ;; *) echo "BACKENDS must be canned or sim, not $BACKENDS" >&2; exit 2 ;; esac
 WARMUP_CURVE=${WARMUP_CURVE:-0}
 CURVE_SECONDS=${CURVE_SECONDS:-60}
 BACKEND_PORTS=(19101 19102 19103 19104)
@@ -71,9 +78,11 @@ done
 work=$(mktemp -d /tmp/gateway-compare.XXXXXX)
 chmod 755 "$work" # nginx's workers read the canned responses
 pids=()
+sims=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	[ -f "$work/backends.pid" ] && kill "$(cat "$work/backends.pid")" 2>/dev/null || true
+	for p in "${sims[@]}"; do kill "$p" 2>/dev/null || true; done
 	[ -f "$work/proxy.pid" ] && kill "$(cat "$work/proxy.pid")" 2>/dev/null || true
 	wait 2>/dev/null || true
 }
@@ -89,7 +98,8 @@ wait_for() { # url seconds
 }
 
 # --- canned responses, recorded from the simulator
-"$JAVA" -jar "$SIM_JAR" --port 19100 --model bench-model --perf-profile zero >"$work/sim.log" 2>&1 &
+sim_args=(--model bench-model --perf-profile zero --beta0 $((EVENT_GAP_MS * 1000)) --max-num-seqs "$SIM_MAX_NUM_SEQS")
+"$JAVA" -jar "$SIM_JAR" --port 19100 "${sim_args[@]}" >"$work/sim.log" 2>&1 &
 sim=$!
 wait_for http://127.0.0.1:19100/health 60
 chat='{"model":"bench-model","max_tokens":8,"messages":[{"role":"system","content":"You are a helpful assistant."},{"role":"user","content":"Name three prime numbers."}]}'
@@ -155,7 +165,15 @@ http {
 	}
 }
 EOF
-nginx -c "$work/backends.conf" -p "$work"
+if [ "$BACKENDS" = sim ]; then
+	for port in "${BACKEND_PORTS[@]}"; do
+		"$JAVA" -jar "$SIM_JAR" --port "$port" "${sim_args[@]}" >"$work/sim-$port.log" 2>&1 &
+		sims+=($!)
+	done
+	for port in "${BACKEND_PORTS[@]}"; do wait_for "http://127.0.0.1:$port/health" 60; done
+else
+	nginx -c "$work/backends.conf" -p "$work"
+fi
 nginx -c "$work/proxy.conf" -p "$work"
 wait_for "http://127.0.0.1:${BACKEND_PORTS[0]}/metrics" 10
 wait_for "http://127.0.0.1:$NGINX_PORT/v1/models" 10
@@ -209,7 +227,8 @@ port_of() {
 }
 pids_of() { # the proxy's processes, for its CPU time
 	case $1 in
-		direct) pgrep -f "nginx: worker process" | while read -r p; do
+		direct) if [ "$BACKENDS" = sim ]; then echo "${sims[0]}"; return; fi
+			pgrep -f "nginx: worker process" | while read -r p; do
 			[ "$(cat /proc/"$p"/status | awk '/^PPid/ {print $2}')" = "$(cat "$work/backends.pid")" ] && echo "$p"; done ;;
 		nginx) pgrep -f "nginx: worker process" | while read -r p; do
 			[ "$(cat /proc/"$p"/status | awk '/^PPid/ {print $2}')" = "$(cat "$work/proxy.pid")" ] && echo "$p"; done ;;
@@ -244,7 +263,11 @@ echo "machine: $(nproc) cores, $("$JAVA" -version 2>&1 | head -1), load average 
 if [ "$INFERGATE2_JAVA" != "$JAVA" ]; then
 	echo "infergate2 on: $("$INFERGATE2_JAVA" -version 2>&1 | head -1)"
 fi
-echo "backends: ${#BACKEND_PORTS[@]} nginx servers; stream: $events SSE content events per response"
+if [ "$BACKENDS" = sim ]; then
+	echo "backends: ${#BACKEND_PORTS[@]} simulators, each SSE event its own chunk, $EVENT_GAP_MS ms apart; stream: $events SSE content events per response"
+else
+	echo "backends: ${#BACKEND_PORTS[@]} nginx servers; stream: $events SSE content events per response"
+fi
 
 if [ "$WARMUP_CURVE" = 1 ]; then
 	echo "leg window_end_s requests/s"
@@ -293,8 +316,9 @@ for mode in $MODES; do
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$results" <<'PY'
+python3 - "$results" "$events" <<'PY'
 import statistics, sys
+events = int(sys.argv[2])
 def ms(v):
     for unit, scale in (("us", 1e-3), ("ms", 1.0), ("s", 1e3)):
         if v.endswith(unit):
@@ -316,6 +340,10 @@ for mode in dict.fromkeys(m for m, _ in fig):
         med[leg] = {k: statistics.median(v) for k, v in f.items() if k != "errors"}
         d = med[leg]
         print(f"{leg:<10} {d['rps']:>10.0f} {d['p50']:>10.2f} {d['p99']:>10.2f} {d['cpu']:>16.1f} {f['errors']:>8}")
+    if mode == "stream":
+        print(f"per event ({events} SSE events a stream): leg, events/s, CPU µs/event")
+        for leg, d in med.items():
+            print(f"{leg:<10} {d['rps'] * events:>10.0f} {d['cpu'] / events:>16.2f}")
     for mine in ("infergate", "infergate2"):
         if mine not in med:
             continue
