@@ -9,6 +9,7 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
@@ -62,15 +63,23 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 	@Override
 	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
 		UnwrittenEvents unwritten = new UnwrittenEvents();
-		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body)
-			.<Publisher<? extends DataBuffer>>map(unwritten::track);
-		if (relayed != null) {
-			events = events.map((event) -> Flux.from(event).doOnNext(relayed::onBody));
-		}
-		if (streamIdleTimeout != null && isEventStream()) {
+		StreamIdleDeadline deadline = (streamIdleTimeout != null && isEventStream())
+				? new StreamIdleDeadline(streamIdleTimeout, Schedulers.parallel()) : null;
+		// One step per event, and as little as possible in it: the first byte is timed only until it has gone out.
+		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body).map((event) -> {
+			if (deadline != null) {
+				deadline.touch();
+			}
+			Publisher<? extends DataBuffer> tracked = unwritten.track(event);
+			return (relayed != null && relayed.firstByteNanos() == 0) ? Flux.from(tracked).doOnNext(relayed::onBody)
+					: tracked;
+		});
+		if (deadline != null) {
 			// Cancelling the upstream body closes the connection to the silent model server.
-			events = events.timeout(streamIdleTimeout, Flux.error(() -> new StreamIdleTimeoutException(
-					"no event for " + streamIdleTimeout.toMillis() + " ms")));
+			events = events.doOnTerminate(deadline::finish)
+				.takeUntilOther(deadline.expiry())
+				.concatWith(Flux.defer(() -> deadline.expired() ? Flux.error(new StreamIdleTimeoutException(
+						"no event for " + streamIdleTimeout.toMillis() + " ms")) : Flux.empty()));
 		}
 		events = events.onErrorResume(
 				(ex) -> isEventStream() ? Flux.just(unwritten.track(Mono.just(errorEvent(ex)))) : Flux.error(ex));

@@ -1,12 +1,8 @@
 package io.infergate.gateway.usage;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.core.ObjectReadContext;
-import tools.jackson.core.json.JsonFactory;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
@@ -35,7 +31,13 @@ public final class ResponseUsage {
 
 	static final int TAIL_BYTES = 4096;
 
-	private static final JsonFactory JSON = new JsonFactory();
+	private static final byte[] PROMPT_TOKENS = bytes("prompt_tokens");
+
+	private static final byte[] INPUT_TOKENS = bytes("input_tokens");
+
+	private static final byte[] COMPLETION_TOKENS = bytes("completion_tokens");
+
+	private static final byte[] OUTPUT_TOKENS = bytes("output_tokens");
 
 	private static final byte[] USAGE_KEY = bytes("\"usage\"");
 
@@ -53,6 +55,9 @@ public final class ResponseUsage {
 	private int tailLength;
 
 	private byte[] partialEvent = EMPTY;
+
+	/** Where a buffer of a stream is read, with the partial event before it; reused from buffer to buffer. */
+	private byte[] scratch = EMPTY;
 
 	private long contentChunks;
 
@@ -85,39 +90,43 @@ public final class ResponseUsage {
 
 	/**
 	 * Reads the events of one buffer of an SSE stream and returns what to relay: {@code buffer} itself, or, when a
-	 * usage chunk is removed, a buffer of the events before it (a partial event is then relayed with the buffer that
-	 * completes it).
+	 * usage chunk is removed, a buffer of the other events (a partial event is then relayed with the buffer that
+	 * completes it). A buffer of whole events none of which is removed is relayed as it is, uncopied.
 	 */
 	public synchronized DataBuffer readEvents(DataBuffer buffer, DataBufferFactory factory) {
 		int length = buffer.readableByteCount();
-		byte[] data = new byte[partialEvent.length + length];
-		System.arraycopy(partialEvent, 0, data, 0, partialEvent.length);
-		buffer.toByteBuffer(buffer.readPosition(), ByteBuffer.wrap(data), partialEvent.length, length);
-		int relayedUpTo = removeUsageChunk ? 0 : data.length;
+		int carried = partialEvent.length;
+		int total = carried + length;
+		if (scratch.length < total) {
+			scratch = new byte[Math.max(total, 2 * scratch.length)];
+		}
+		byte[] data = scratch;
+		System.arraycopy(partialEvent, 0, data, 0, carried);
+		buffer.toByteBuffer(buffer.readPosition(), ByteBuffer.wrap(data), carried, length);
+		// the events to relay, copied only once one is removed
 		byte[] relayed = null;
 		int relayedLength = 0;
 		int start = 0;
 		int end;
-		while ((end = eventEnd(data, start)) > 0) {
-			boolean usageChunk = readEvent(data, start, end);
-			if (removeUsageChunk) {
-				if (!usageChunk) {
-					if (relayed == null) {
-						relayed = new byte[data.length];
-					}
-					System.arraycopy(data, start, relayed, relayedLength, end - start);
-					relayedLength += end - start;
-				}
-				relayedUpTo = end;
+		while ((end = eventEnd(data, start, total)) > 0) {
+			boolean removed = readEvent(data, start, end) && removeUsageChunk;
+			if (removed && relayed == null) {
+				relayed = Arrays.copyOf(data, total);
+				relayedLength = start;
+			}
+			else if (!removed && relayed != null) {
+				System.arraycopy(data, start, relayed, relayedLength, end - start);
+				relayedLength += end - start;
 			}
 			start = end;
 		}
-		partialEvent = (start < data.length) ? java.util.Arrays.copyOfRange(data, start, data.length) : EMPTY;
-		if (!removeUsageChunk) {
+		partialEvent = (start < total) ? Arrays.copyOfRange(data, start, total) : EMPTY;
+		if (!removeUsageChunk || (relayed == null && carried == 0 && start == total)) {
+			// the buffer holds whole events only, all relayed as they are: one event per buffer, as engines send
 			return buffer;
 		}
 		DataBufferUtils.release(buffer);
-		return factory.wrap((relayed != null) ? java.util.Arrays.copyOf(relayed, relayedLength) : EMPTY);
+		return factory.wrap((relayed != null) ? Arrays.copyOf(relayed, relayedLength) : Arrays.copyOf(data, start));
 	}
 
 	/** The bytes of a stream's last event when the stream ended without the blank line after it, or nothing. */
@@ -179,13 +188,13 @@ public final class ResponseUsage {
 	}
 
 	/** The end (just past the blank line) of the SSE event starting at {@code start}, or -1 when incomplete. */
-	private static int eventEnd(byte[] data, int start) {
-		for (int i = start; i + 1 < data.length; i++) {
+	private static int eventEnd(byte[] data, int start, int end) {
+		for (int i = start; i + 1 < end; i++) {
 			if (data[i] == '\n') {
 				if (data[i + 1] == '\n') {
 					return i + 2;
 				}
-				if (data[i + 1] == '\r' && i + 2 < data.length && data[i + 2] == '\n') {
+				if (data[i + 1] == '\r' && i + 2 < end && data[i + 2] == '\n') {
 					return i + 3;
 				}
 			}
@@ -222,30 +231,61 @@ public final class ResponseUsage {
 		return -1;
 	}
 
+	/**
+	 * Reads the token counts of the usage object at {@code objectStart}: its top-level integer members, the nested
+	 * objects (such as {@code prompt_tokens_details}) skipped. Read by hand, not with a JSON parser: it runs once per
+	 * response on the relay path, and creating a parser cost more than the whole scan. A malformed object is ignored.
+	 */
 	private void readUsage(byte[] data, int objectStart, int end) {
 		long prompt = -1;
 		long completion = -1;
-		try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), data, objectStart, end - objectStart)) {
-			if (parser.nextToken() != JsonToken.START_OBJECT) {
+		int at = skipSpaces(data, objectStart + 1, end);
+		if (at < end && data[at] == '}') {
+			return;
+		}
+		while (at < end) {
+			if (data[at] != '"') {
 				return;
 			}
-			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-				String name = parser.currentName();
-				JsonToken value = parser.nextToken();
+			int nameEnd = skipString(data, at, end);
+			if (nameEnd < 0) {
+				return;
+			}
+			int nameStart = at + 1;
+			int nameLength = nameEnd - 1 - nameStart;
+			at = skipSpaces(data, nameEnd, end);
+			if (at >= end || data[at] != ':') {
+				return;
+			}
+			at = skipSpaces(data, at + 1, end);
+			int valueEnd = skipValue(data, at, end);
+			if (valueEnd < 0) {
+				return;
+			}
+			long number = integer(data, at, valueEnd);
+			if (number >= 0) {
 				// the Responses API names them input and output tokens
-				if (value == JsonToken.VALUE_NUMBER_INT && ("prompt_tokens".equals(name) || "input_tokens".equals(name))) {
-					prompt = parser.getLongValue();
+				if (named(data, nameStart, nameLength, PROMPT_TOKENS) || named(data, nameStart, nameLength, INPUT_TOKENS)) {
+					prompt = number;
 				}
-				else if (value == JsonToken.VALUE_NUMBER_INT
-						&& ("completion_tokens".equals(name) || "output_tokens".equals(name))) {
-					completion = parser.getLongValue();
-				}
-				else {
-					parser.skipChildren();
+				else if (named(data, nameStart, nameLength, COMPLETION_TOKENS)
+						|| named(data, nameStart, nameLength, OUTPUT_TOKENS)) {
+					completion = number;
 				}
 			}
+			at = skipSpaces(data, valueEnd, end);
+			if (at >= end) {
+				return;
+			}
+			if (data[at] == '}') {
+				break;
+			}
+			if (data[at] != ',') {
+				return;
+			}
+			at = skipSpaces(data, at + 1, end);
 		}
-		catch (JacksonException ex) {
+		if (at >= end) {
 			return;
 		}
 		if (prompt >= 0) {
@@ -253,6 +293,80 @@ public final class ResponseUsage {
 			promptTokens = prompt;
 			completionTokens = Math.max(completion, 0);
 		}
+	}
+
+	private static boolean named(byte[] data, int start, int length, byte[] name) {
+		return length == name.length && Arrays.equals(data, start, start + length, name, 0, length);
+	}
+
+	/** The non-negative integer that {@code [start, end)} holds exactly, or -1 (a fraction, a string, a literal). */
+	private static long integer(byte[] data, int start, int end) {
+		if (start >= end || end - start > 18) {
+			return -1;
+		}
+		long value = 0;
+		for (int i = start; i < end; i++) {
+			if (data[i] < '0' || data[i] > '9') {
+				return -1;
+			}
+			value = value * 10 + (data[i] - '0');
+		}
+		return value;
+	}
+
+	private static int skipSpaces(byte[] data, int at, int end) {
+		while (at < end && isSpace(data[at])) {
+			at++;
+		}
+		return at;
+	}
+
+	/** Just past the string opening at {@code at}, or -1 when it does not end before {@code end}. */
+	private static int skipString(byte[] data, int at, int end) {
+		for (int i = at + 1; i < end; i++) {
+			if (data[i] == '\\') {
+				i++;
+			}
+			else if (data[i] == '"') {
+				return i + 1;
+			}
+		}
+		return -1;
+	}
+
+	/** Just past the JSON value starting at {@code at}, or -1 when it does not end before {@code end}. */
+	private static int skipValue(byte[] data, int at, int end) {
+		if (at >= end) {
+			return -1;
+		}
+		if (data[at] == '"') {
+			return skipString(data, at, end);
+		}
+		if (data[at] == '{' || data[at] == '[') {
+			int depth = 0;
+			for (int i = at; i < end; i++) {
+				byte b = data[i];
+				if (b == '"') {
+					i = skipString(data, i, end);
+					if (i < 0) {
+						return -1;
+					}
+					i--;
+				}
+				else if (b == '{' || b == '[') {
+					depth++;
+				}
+				else if ((b == '}' || b == ']') && --depth == 0) {
+					return i + 1;
+				}
+			}
+			return -1;
+		}
+		int i = at;
+		while (i < end && data[i] != ',' && data[i] != '}' && data[i] != ']' && !isSpace(data[i])) {
+			i++;
+		}
+		return (i > at) ? i : -1;
 	}
 
 	private static boolean isSpace(byte b) {

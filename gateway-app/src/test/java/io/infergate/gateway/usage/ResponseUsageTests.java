@@ -103,4 +103,29 @@ class ResponseUsageTests {
 		assertThat(new ResponseUsage(false).tokens(40, false)).isEqualTo(TokenUsage.NONE);
 		assertThat(new ResponseUsage(false).tokens(40, true)).isEqualTo(new TokenUsage(40, 0, false));
 	}
+
+	@Test
+	void readsTheCountsPastNestedObjectsArraysAndStringsHoldingBracesAndQuotes() {
+		ResponseUsage usage = new ResponseUsage(false);
+		usage.readJson(buffer("{\"usage\":{\"note\":\"a } \\\" ] {\",\"prompt_tokens_details\":{\"cached_tokens\":3,"
+				+ "\"deep\":[{\"completion_tokens\":999}]},\"flag\":true,\"x\":null,\"prompt_tokens\" : 40 ,"
+				+ "\"completion_tokens\":6}}"));
+
+		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(40, 6, true));
+	}
+
+	@Test
+	void ignoresAUsageObjectThatIsTruncatedMalformedOrNotInIntegers() {
+		for (String json : new String[] { "{\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3",
+				"{\"usage\":{\"prompt_tokens\" 12,\"completion_tokens\":3}}",
+				"{\"usage\":{\"prompt_tokens\":1.5,\"completion_tokens\":3}}",
+				"{\"usage\":{\"prompt_tokens\":\"12\",\"completion_tokens\":3}}",
+				"{\"usage\":{\"prompt_tokens\":-12,\"completion_tokens\":3}}",
+				"{\"usage\":{\"prompt_tokens\":12 \"completion_tokens\":3}}" }) {
+			ResponseUsage usage = new ResponseUsage(false);
+			usage.readJson(buffer(json));
+
+			assertThat(usage.tokens(99, true)).as(json).isEqualTo(new TokenUsage(99, 0, false));
+		}
+	}
 }
