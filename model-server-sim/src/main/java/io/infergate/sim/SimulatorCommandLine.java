@@ -8,6 +8,8 @@ import java.util.Map;
 import io.infergate.kvevents.KvEventFrames;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
+import io.infergate.sim.engine.PriorityConvention;
+import io.infergate.sim.engine.SchedulingPolicy;
 import io.infergate.sim.metrics.EngineFlavor;
 
 /**
@@ -33,6 +35,10 @@ final class SimulatorCommandLine {
 			  --block-size N                 tokens per KV block (default 16)
 			  --max-num-batched-tokens N     token budget per step (default 8192)
 			  --max-model-len N              prompt + output token limit (default 32768)
+			  --scheduling-policy P          fcfs or priority: admit and preempt by the requests'
+			                                 priority (default fcfs)
+			  --priority-convention C        vllm (lower priority first) or sglang (higher first)
+			                                 (default vllm)
 			  --perf-profile NAME            step-time fit: %s (default llama-3.1-8b-h100)
 			  --beta0 US                     override: fixed µs per step
 			  --beta1 US                     override: µs per uncached prefill token
@@ -50,9 +56,9 @@ final class SimulatorCommandLine {
 			""".formatted(PerfProfile.names());
 
 	private static final List<String> FLAGS = List.of("model", "port", "host", "engine", "max-num-seqs", "kv-blocks",
-			"block-size", "max-num-batched-tokens", "max-model-len", "perf-profile", "beta0", "beta1", "beta2",
-			"lora-modules", "max-loras", "lora-load-delay-ms", "time-scale", "kv-events-port", "kv-events-replay-port",
-			"kv-events-topic", "kv-events-buffer");
+			"block-size", "max-num-batched-tokens", "max-model-len", "scheduling-policy", "priority-convention",
+			"perf-profile", "beta0", "beta1", "beta2", "lora-modules", "max-loras", "lora-load-delay-ms", "time-scale",
+			"kv-events-port", "kv-events-replay-port", "kv-events-topic", "kv-events-buffer");
 
 	static final int DEFAULT_PORT = 8000;
 
@@ -102,6 +108,8 @@ final class SimulatorCommandLine {
 			.maxNumBatchedTokens(integer(values, "max-num-batched-tokens", EngineConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS))
 			.maxModelLen(integer(values, "max-model-len", EngineConfig.DEFAULT_MAX_MODEL_LEN))
 			.perfProfile(profile)
+			.schedulingPolicy(SchedulingPolicy.fromCliName(values.getOrDefault("scheduling-policy", "fcfs")))
+			.priorityConvention(PriorityConvention.fromCliName(values.getOrDefault("priority-convention", "vllm")))
 			.loraLoadDelayMillis(integer(values, "lora-load-delay-ms", (int) EngineConfig.DEFAULT_LORA_LOAD_DELAY_MILLIS));
 		if (values.containsKey("lora-modules")) {
 			engine.loraModules(Arrays.stream(values.get("lora-modules").split(",")).map(String::trim).toList());

@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
+import io.infergate.sim.engine.PriorityConvention;
+import io.infergate.sim.engine.SchedulingPolicy;
 import io.infergate.sim.metrics.EngineFlavor;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +33,8 @@ class SimulatorCommandLineTests {
 		assertThat(engine.maxModelLen()).isEqualTo(32_768);
 		assertThat(engine.perfProfile()).isEqualTo(PerfProfile.LLAMA_3_1_8B_H100);
 		assertThat(engine.maxLoras()).isZero();
+		assertThat(engine.schedulingPolicy()).isEqualTo(SchedulingPolicy.FCFS);
+		assertThat(engine.priorityConvention()).isEqualTo(PriorityConvention.VLLM);
 	}
 
 	@Test
@@ -39,7 +43,7 @@ class SimulatorCommandLineTests {
 				"sglang", "--max-num-seqs", "8", "--kv-blocks=100", "--block-size", "32", "--max-num-batched-tokens",
 				"512", "--max-model-len", "4096", "--perf-profile", "llama-3.1-8b-a100", "--beta2", "1.5",
 				"--lora-modules", "a, b", "--max-loras", "2", "--lora-load-delay-ms", "5", "--time-scale", "10",
-				"--host", "0.0.0.0" });
+				"--host", "0.0.0.0", "--scheduling-policy", "priority", "--priority-convention=sglang" });
 
 		EngineConfig engine = config.engine();
 		assertThat(config.engineFlavor()).isEqualTo(EngineFlavor.SGLANG);
@@ -57,6 +61,8 @@ class SimulatorCommandLineTests {
 		assertThat(engine.loraModules()).containsExactly("a", "b");
 		assertThat(engine.maxLoras()).isEqualTo(2);
 		assertThat(engine.loraLoadDelayMillis()).isEqualTo(5);
+		assertThat(engine.schedulingPolicy()).isEqualTo(SchedulingPolicy.PRIORITY);
+		assertThat(engine.priorityConvention()).isEqualTo(PriorityConvention.SGLANG);
 	}
 
 	@Test
@@ -94,6 +100,12 @@ class SimulatorCommandLineTests {
 			.isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--model", "m", "--engine", "triton" }))
 			.withMessage("unknown engine 'triton' (valid: vllm, sglang, trtllm)");
 		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--model", "m", "--scheduling-policy", "sjf" }))
+			.withMessage("unknown --scheduling-policy 'sjf' (valid: fcfs, priority)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--model", "m", "--priority-convention", "tgi" }))
+			.withMessage("unknown --priority-convention 'tgi' (valid: vllm, sglang)");
+		assertThatIllegalArgumentException()
 			.isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--model", "m", "--kv-blocks", "0" }))
 			.withMessage("kv-blocks must be at least 1, was 0");
 		assertThatIllegalArgumentException()
@@ -118,7 +130,8 @@ class SimulatorCommandLineTests {
 		String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(process.exitValue()).isZero();
-		assertThat(stdout).startsWith("Usage: java -jar model-server-sim.jar --model NAME").contains("--time-scale X");
+		assertThat(stdout).startsWith("Usage: java -jar model-server-sim.jar --model NAME")
+			.contains("--time-scale X", "--scheduling-policy P", "--priority-convention C");
 	}
 
 	private static Process runMain(String... args) throws Exception {

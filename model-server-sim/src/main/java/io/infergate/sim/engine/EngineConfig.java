@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * Parameters of one simulated engine. Defaults follow an 8B model on one 80 GB GPU under vLLM V1: 256 sequences,
- * 29,000 KV blocks of 16 tokens, 8,192 batched tokens per step, the H100 step-time fit, 32,768-token context.
+ * 29,000 KV blocks of 16 tokens, 8,192 batched tokens per step, the H100 step-time fit, 32,768-token context,
+ * first-come-first-served scheduling.
  */
 public final class EngineConfig {
 
@@ -40,6 +41,10 @@ public final class EngineConfig {
 
 	private final long loraLoadDelayMillis;
 
+	private final SchedulingPolicy schedulingPolicy;
+
+	private final PriorityConvention priorityConvention;
+
 	private EngineConfig(Builder builder) {
 		this.maxNumSeqs = positive("max-num-seqs", builder.maxNumSeqs);
 		this.numKvBlocks = positive("kv-blocks", builder.numKvBlocks);
@@ -64,6 +69,8 @@ public final class EngineConfig {
 					+ builder.loraLoadDelayMillis);
 		}
 		this.loraLoadDelayMillis = builder.loraLoadDelayMillis;
+		this.schedulingPolicy = Objects.requireNonNull(builder.schedulingPolicy, "schedulingPolicy");
+		this.priorityConvention = Objects.requireNonNull(builder.priorityConvention, "priorityConvention");
 	}
 
 	private static int positive(String name, int value) {
@@ -117,6 +124,14 @@ public final class EngineConfig {
 		return this.loraLoadDelayMillis;
 	}
 
+	public SchedulingPolicy schedulingPolicy() {
+		return this.schedulingPolicy;
+	}
+
+	public PriorityConvention priorityConvention() {
+		return this.priorityConvention;
+	}
+
 	public static final class Builder {
 
 		private int maxNumSeqs = DEFAULT_MAX_NUM_SEQS;
@@ -136,6 +151,10 @@ public final class EngineConfig {
 		private Integer maxLoras;
 
 		private long loraLoadDelayMillis = DEFAULT_LORA_LOAD_DELAY_MILLIS;
+
+		private SchedulingPolicy schedulingPolicy = SchedulingPolicy.FCFS;
+
+		private PriorityConvention priorityConvention = PriorityConvention.VLLM;
 
 		private Builder() {
 		}
@@ -183,6 +202,18 @@ public final class EngineConfig {
 
 		public Builder loraLoadDelayMillis(long loraLoadDelayMillis) {
 			this.loraLoadDelayMillis = loraLoadDelayMillis;
+			return this;
+		}
+
+		/** First come, first served by default, as in vLLM. */
+		public Builder schedulingPolicy(SchedulingPolicy schedulingPolicy) {
+			this.schedulingPolicy = schedulingPolicy;
+			return this;
+		}
+
+		/** What a request's priority means under the priority policy; vLLM's (lower first) by default. */
+		public Builder priorityConvention(PriorityConvention priorityConvention) {
+			this.priorityConvention = priorityConvention;
 			return this;
 		}
 

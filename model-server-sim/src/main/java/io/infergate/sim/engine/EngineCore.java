@@ -20,13 +20,18 @@ import io.infergate.kvevents.KvEventBatch;
  * <p>One step, as vLLM V1's scheduler does it, with a token budget of {@code maxNumBatchedTokens}:
  * <ol>
  * <li>Running requests, oldest admission first, each get what they still need (one token when decoding, the rest
- * of the prompt in chunks when prefilling), within the budget. If a request needs a KV block and none is free, the
- * most recently admitted running request is preempted (its blocks freed, back to the head of the waiting queue, to
- * be recomputed) until the block fits or the request preempted itself.</li>
- * <li>If nothing was preempted, waiting requests are admitted first-come first-served while the budget, the
- * {@code maxNumSeqs} limit and free KV blocks allow; a request whose adapter is not loaded is skipped (its load
- * starts if a slot can be had) and keeps its place. A request's cached prefix, in full blocks and leaving at least
- * one token to compute, is taken from the cache.</li>
+ * of the prompt in chunks when prefilling), within the budget. If a request needs a KV block and none is free, a
+ * running request is preempted (its blocks freed, back to the waiting queue, to be recomputed) until the block fits
+ * or the request preempted itself: under {@link SchedulingPolicy#FCFS} the most recently admitted one, which
+ * rejoins the head of the queue; under {@link SchedulingPolicy#PRIORITY} the one with the largest (effective
+ * priority, arrival), which may already have been scheduled in this step (then its tokens go back to the budget),
+ * and which rejoins the queue in priority order.</li>
+ * <li>If nothing was preempted, or nothing else was scheduled, waiting requests are admitted from the head of the
+ * queue (arrival order, or (effective priority, arrival) order) while the budget, the {@code maxNumSeqs} limit and
+ * free KV blocks allow; a head that does not fit in the free blocks stops admission. A request whose adapter is not
+ * loaded is skipped (its load starts if a slot can be had) and keeps its place. A request's cached prefix, in full
+ * blocks and leaving at least one token to compute, is taken from the cache. A waiting request never preempts a
+ * running one, whatever its priority.</li>
  * </ol>
  * Step time is {@link PerfProfile#stepMicros(int, int)} of the uncached prefill tokens and decoding sequences in
  * the step. Each request whose computed tokens catch up with its tokens at the end of the step gets one output
@@ -49,9 +54,11 @@ final class EngineCore {
 
 	private final LoraSlots loraSlots;
 
-	private final ArrayDeque<EngineRequest> waiting = new ArrayDeque<>();
+	private final WaitingQueue waiting;
 
-	/** LimitDecision order; preemption takes from the end. */
+	private final boolean priorityScheduling;
+
+	/** Admission order; first-come-first-served preemption takes from the end. */
 	private final ArrayList<EngineRequest> running = new ArrayList<>();
 
 	private final ArrayDeque<EngineRequest> skippedForAdapter = new ArrayDeque<>();
@@ -99,6 +106,8 @@ final class EngineCore {
 		this.blockSize = config.blockSize();
 		this.kvBlocks = new KvBlockPool(config.numKvBlocks());
 		this.loraSlots = new LoraSlots(config.maxLoras(), config.loraLoadDelayMillis() * 1000);
+		this.waiting = WaitingQueue.create(config.schedulingPolicy());
+		this.priorityScheduling = config.schedulingPolicy() == SchedulingPolicy.PRIORITY;
 		this.kvEventSink = kvEventSink;
 		this.epochSecondsAtMicros = epochSecondsAtMicros;
 		if (kvEventSink != KvEventSink.NONE) {
@@ -119,6 +128,15 @@ final class EngineCore {
 	 * Why this engine would refuse the request, in vLLM's words, or null if it is acceptable.
 	 */
 	String rejectionReason(int numPromptTokens, int maxTokens, String adapter) {
+		return rejectionReason(numPromptTokens, maxTokens, adapter, 0);
+	}
+
+	/**
+	 * Why this engine would refuse the request with this priority, in vLLM's words, or null if it is acceptable. As
+	 * vLLM, an engine that does not schedule by priority refuses any priority but 0; under SGLang's convention it is
+	 * accepted and ignored, as SGLang does by default (without {@code --abort-on-priority-when-disabled}).
+	 */
+	String rejectionReason(int numPromptTokens, int maxTokens, String adapter, int priority) {
 		if (adapter != null && !this.config.loraModules().contains(adapter)) {
 			return "The model `" + adapter + "` does not exist.";
 		}
@@ -144,24 +162,30 @@ final class EngineCore {
 			return "The request needs " + blocksNeeded + " KV-cache blocks but the engine has only "
 					+ this.kvBlocks.numBlocks() + ".";
 		}
+		if (priority != 0 && !this.priorityScheduling
+				&& this.config.priorityConvention() == PriorityConvention.VLLM) {
+			return "Got priority " + priority + " but Priority scheduling is not enabled.";
+		}
 		return null;
 	}
 
-	/** Queues a request at the tail of the waiting queue; it joins the next step planned. */
+	/** Queues a request (at the tail, or in priority order); it joins the next step planned. */
 	void submit(EngineRequest request, long nowMicros) {
 		if (request.state != EngineRequest.State.NEW) {
 			throw new IllegalStateException("request already submitted: " + request);
 		}
-		String reason = rejectionReason(request.numPromptTokens(), request.maxTokens(), request.adapter());
+		String reason = rejectionReason(request.numPromptTokens(), request.maxTokens(), request.adapter(),
+				request.priority());
 		if (reason != null) {
 			throw new IllegalArgumentException(reason);
 		}
 		request.id = this.nextRequestId++;
 		request.arrivalMicros = nowMicros;
+		request.effectivePriority = this.config.priorityConvention().effectivePriority(request.priority());
 		request.promptBlockHashes = PrefixBlockHasher.hashFullBlocks(request.promptTokens(), this.blockSize,
 				request.adapter());
 		request.state = EngineRequest.State.WAITING;
-		this.waiting.addLast(request);
+		this.waiting.add(request);
 		if (request.adapter() != null) {
 			this.loraSlots.waitingAdded(request.adapter(), nowMicros);
 		}
@@ -198,7 +222,26 @@ final class EngineCore {
 			int numNewTokens = Math.min(request.numTokens() - request.numComputedTokens, tokenBudget);
 			boolean fits = true;
 			while (!allocateSlots(request, numNewTokens)) {
-				EngineRequest victim = this.running.remove(this.running.size() - 1);
+				EngineRequest victim;
+				if (this.priorityScheduling) {
+					int victimIndex = lowestPriorityRunning();
+					victim = this.running.remove(victimIndex);
+					if (victimIndex < i) {
+						// Scheduled earlier in this step: its tokens go back to the budget.
+						tokenBudget += victim.scheduledTokens;
+						if (victim.decodingInStep) {
+							decodeSeqs--;
+						}
+						else {
+							prefillTokens -= victim.scheduledTokens;
+						}
+						scheduled--;
+						i--;
+					}
+				}
+				else {
+					victim = this.running.remove(this.running.size() - 1);
+				}
 				preempt(victim, nowMicros);
 				preempted = true;
 				if (victim == request) {
@@ -224,9 +267,9 @@ final class EngineCore {
 		// After a preemption vLLM admits nothing new in the same step, unless the step would otherwise be empty.
 		if (!preempted || scheduled == 0) {
 			while (tokenBudget > 0 && this.running.size() < this.config.maxNumSeqs() && !this.waiting.isEmpty()) {
-				EngineRequest request = this.waiting.peekFirst();
+				EngineRequest request = this.waiting.peek();
 				if (request.adapter() != null && !this.loraSlots.ensureReady(request.adapter(), nowMicros)) {
-					this.skippedForAdapter.addLast(this.waiting.pollFirst());
+					this.skippedForAdapter.addLast(this.waiting.poll());
 					continue;
 				}
 				int cachedBlocks = findCachedBlocks(request);
@@ -235,15 +278,13 @@ final class EngineCore {
 				if (!allocateForAdmission(request, cachedBlocks, numNewTokens)) {
 					break;
 				}
-				this.waiting.pollFirst();
+				this.waiting.poll();
 				admit(request, cachedTokens, numNewTokens, nowMicros);
 				prefillTokens += numNewTokens;
 				tokenBudget -= numNewTokens;
 				scheduled++;
 			}
-			while (!this.skippedForAdapter.isEmpty()) {
-				this.waiting.addFirst(this.skippedForAdapter.pollLast());
-			}
+			this.waiting.prependAll(this.skippedForAdapter);
 		}
 		if (scheduled == 0) {
 			publishKvEvents(nowMicros);
@@ -251,6 +292,21 @@ final class EngineCore {
 		}
 		this.stepInFlight = true;
 		return this.config.perfProfile().stepMicros(prefillTokens, decodeSeqs);
+	}
+
+	/**
+	 * Index in {@link #running} of the request with the largest (effective priority, arrival), vLLM's priority
+	 * preemption victim. vLLM's arrival times are wall-clock floats that practically never tie; engine times can, so
+	 * the later submission is taken, as the total order of {@link WaitingQueue#PRIORITY_ORDER} does.
+	 */
+	private int lowestPriorityRunning() {
+		int victim = 0;
+		for (int i = 1; i < this.running.size(); i++) {
+			if (WaitingQueue.PRIORITY_ORDER.compare(this.running.get(i), this.running.get(victim)) > 0) {
+				victim = i;
+			}
+		}
+		return victim;
 	}
 
 	private void admit(EngineRequest request, int cachedTokens, int numNewTokens, long nowMicros) {
@@ -391,7 +447,7 @@ final class EngineCore {
 		request.state = EngineRequest.State.WAITING;
 		request.numPreemptions++;
 		this.numPreemptions++;
-		this.waiting.addFirst(request);
+		this.waiting.prepend(request);
 		if (request.adapter() != null) {
 			this.loraSlots.runningRemoved(request.adapter(), nowMicros);
 			this.loraSlots.waitingAdded(request.adapter(), nowMicros);

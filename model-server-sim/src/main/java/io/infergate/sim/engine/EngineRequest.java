@@ -3,9 +3,9 @@ package io.infergate.sim.engine;
 import java.util.Arrays;
 
 /**
- * One generation request inside a simulated engine: its prompt tokens, optional LoRA adapter and output length,
- * and the progress the scheduler has made on it. The engine generates exactly {@link #maxTokens()} tokens (as with
- * {@code ignore_eos}), so load is predictable.
+ * One generation request inside a simulated engine: its prompt tokens, optional LoRA adapter, output length and
+ * priority, and the progress the scheduler has made on it. The engine generates exactly {@link #maxTokens()} tokens
+ * (as with {@code ignore_eos}), so load is predictable.
  *
  * <p>Read-only to callers; the engine mutates it under its own lock (wall clock) or on the driving thread
  * (virtual time). {@link #attachment()} carries the caller's own object, e.g. a response stream.
@@ -22,6 +22,8 @@ public final class EngineRequest {
 
 	private final int maxTokens;
 
+	private final int priority;
+
 	private final Object attachment;
 
 	long id = -1;
@@ -29,6 +31,9 @@ public final class EngineRequest {
 	State state = State.NEW;
 
 	long arrivalMicros;
+
+	/** The priority the scheduler orders by, lowest first (see {@link PriorityConvention}); set on submission. */
+	long effectivePriority;
 
 	/** Hashes of the prompt's full blocks, each chained from its parent's; computed at submission. */
 	long[] promptBlockHashes;
@@ -61,15 +66,24 @@ public final class EngineRequest {
 
 	long finishMicros = -1;
 
-	public EngineRequest(int[] promptTokens, String adapter, int maxTokens, Object attachment) {
+	/**
+	 * @param priority the request's {@code priority} as the client sent it (0 when it sent none); it only orders
+	 * requests under {@link SchedulingPolicy#PRIORITY}, and vLLM's first-come-first-served engine refuses any but 0
+	 */
+	public EngineRequest(int[] promptTokens, String adapter, int maxTokens, int priority, Object attachment) {
 		this.promptTokens = promptTokens;
 		this.adapter = adapter;
 		this.maxTokens = maxTokens;
+		this.priority = priority;
 		this.attachment = attachment;
 	}
 
+	public EngineRequest(int[] promptTokens, String adapter, int maxTokens, Object attachment) {
+		this(promptTokens, adapter, maxTokens, 0, attachment);
+	}
+
 	public EngineRequest(int[] promptTokens, String adapter, int maxTokens) {
-		this(promptTokens, adapter, maxTokens, null);
+		this(promptTokens, adapter, maxTokens, 0, null);
 	}
 
 	/** Engine-local sequence number, assigned on submission. */
@@ -92,6 +106,11 @@ public final class EngineRequest {
 
 	public int maxTokens() {
 		return this.maxTokens;
+	}
+
+	/** The priority the client asked for, 0 by default; what it means depends on {@link PriorityConvention}. */
+	public int priority() {
+		return this.priority;
 	}
 
 	public Object attachment() {
@@ -148,7 +167,7 @@ public final class EngineRequest {
 	@Override
 	public String toString() {
 		return "EngineRequest{id=" + this.id + ", prompt=" + this.promptTokens.length + ", output="
-				+ this.numOutputTokens + "/" + this.maxTokens + ", adapter=" + this.adapter + ", state="
-				+ this.state + "}";
+				+ this.numOutputTokens + "/" + this.maxTokens + ", adapter=" + this.adapter + ", priority="
+				+ this.priority + ", state=" + this.state + "}";
 	}
 }

@@ -76,6 +76,14 @@ public final class VirtualTimeEngine {
 		return this.core.rejectionReason(numPromptTokens, maxTokens, adapter);
 	}
 
+	/**
+	 * The same for a request with this priority: an engine that does not schedule by priority refuses any but 0
+	 * under vLLM's convention.
+	 */
+	public String rejectionReason(int numPromptTokens, int maxTokens, String adapter, int priority) {
+		return this.core.rejectionReason(numPromptTokens, maxTokens, adapter, priority);
+	}
+
 	/** Aborts a waiting or running request; a running one frees its blocks when the step in flight ends. */
 	public void abort(EngineRequest request) {
 		this.core.abort(request, this.nowMicros);

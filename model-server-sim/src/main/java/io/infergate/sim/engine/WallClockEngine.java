@@ -77,6 +77,14 @@ public final class WallClockEngine implements AutoCloseable {
 		return this.core.rejectionReason(numPromptTokens, maxTokens, adapter);
 	}
 
+	/**
+	 * The same for a request with this priority: an engine that does not schedule by priority refuses any but 0
+	 * under vLLM's convention.
+	 */
+	public String rejectionReason(int numPromptTokens, int maxTokens, String adapter, int priority) {
+		return this.core.rejectionReason(numPromptTokens, maxTokens, adapter, priority);
+	}
+
 	/** @throws IllegalArgumentException if the engine refuses the request */
 	public EngineRequest submit(EngineRequest request) {
 		return submitAll(List.of(request)).get(0);

@@ -20,7 +20,9 @@ import tools.jackson.databind.JsonNode;
  * {@code POST /v1/chat/completions} and {@code POST /v1/completions} in OpenAI's format. The prompt is rendered
  * (chat template) and tokenized, the request runs on the engine, and the reply is deterministic filler text of
  * exactly {@code max_completion_tokens} / {@code max_tokens} tokens (default 16), finishing with {@code length}.
- * Streaming replies are server-sent events, one chunk per token, flushed as the engine produces them.
+ * vLLM's integer {@code priority} (default 0) goes to the engine, which orders by it under the priority scheduling
+ * policy and otherwise refuses any but 0. Streaming replies are server-sent events, one chunk per token, flushed as
+ * the engine produces them.
  */
 public final class GenerationHandler implements HttpHandler {
 
@@ -52,8 +54,8 @@ public final class GenerationHandler implements HttpHandler {
 		this.traceHeaders = traceHeaders;
 	}
 
-	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, boolean stream,
-			boolean includeUsage, String requestId) {
+	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, int priority,
+			boolean stream, boolean includeUsage, String requestId) {
 	}
 
 	/** As vLLM does, a client's request id becomes the response's id: {@code chatcmpl-<id>}. */
@@ -84,7 +86,7 @@ public final class GenerationHandler implements HttpHandler {
 			delay(this.faults.generationDelayMillis());
 			progress = new GenerationProgress(generation.stream());
 			request = new EngineRequest(generation.promptTokens(), generation.adapter(), generation.maxTokens(),
-					progress);
+					generation.priority(), progress);
 			this.engine.submit(request);
 		}
 		catch (OpenAiError error) {
@@ -241,6 +243,7 @@ public final class GenerationHandler implements HttpHandler {
 		String adapter = this.models.adapterOf(model);
 		int[] promptTokens = this.chat ? Tokenizer.encode(ChatTemplate.render(ChatMessages.read(root.get("messages"), "messages"))) : prompt(root);
 		int maxTokens = maxTokens(root);
+		int priority = priority(root);
 		boolean stream = booleanField(root, "stream");
 		boolean includeUsage = false;
 		JsonNode streamOptions = root.get("stream_options");
@@ -251,7 +254,12 @@ public final class GenerationHandler implements HttpHandler {
 		if (reason != null) {
 			throw OpenAiError.badRequest(reason, this.chat ? "messages" : "prompt");
 		}
-		return new Generation(model, adapter, promptTokens, maxTokens, stream, includeUsage, requestId);
+		// What is left is the engine's own check of the priority, a ValueError in vLLM: 400 without a param.
+		reason = this.engine.rejectionReason(promptTokens.length, maxTokens, adapter, priority);
+		if (reason != null) {
+			throw OpenAiError.badRequest(reason, null);
+		}
+		return new Generation(model, adapter, promptTokens, maxTokens, priority, stream, includeUsage, requestId);
 	}
 
 	/** A string, an array of token ids, or an array holding one string. */
@@ -301,6 +309,18 @@ public final class GenerationHandler implements HttpHandler {
 			throw OpenAiError.badRequest("'" + field + "' must be at least 1, got " + maxTokens + ".", field);
 		}
 		return maxTokens;
+	}
+
+	/** vLLM's {@code priority}: an integer, 0 when absent; as in vLLM, a word, a fraction or null is a 400. */
+	private static int priority(JsonNode root) throws OpenAiError {
+		JsonNode node = root.get("priority");
+		if (node == null) {
+			return 0;
+		}
+		if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+			throw OpenAiError.badRequest("'priority' must be an integer.", "priority");
+		}
+		return node.intValue();
 	}
 
 	private static boolean booleanField(JsonNode node, String field) throws OpenAiError {

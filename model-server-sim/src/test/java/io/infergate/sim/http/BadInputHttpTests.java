@@ -98,4 +98,24 @@ class BadInputHttpTests {
 	void aNonBooleanStreamFlagIs400() {
 		assertOpenAiError(http.post("/v1/completions", "{\"prompt\":\"x\",\"stream\":\"yes\"}"), 400);
 	}
+
+	@Test
+	void aNonzeroPriorityIs400InVllmsWordsWhenPrioritySchedulingIsOff() {
+		JsonNode error = assertOpenAiError(
+				http.post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":1,\"priority\":3}"), 400);
+
+		assertThat(error.get("message").stringValue())
+			.isEqualTo("Got priority 3 but Priority scheduling is not enabled.");
+		assertThat(error.get("type").stringValue()).isEqualTo("BadRequestError");
+		assertThat(http.post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":1,\"priority\":0}").statusCode())
+			.isEqualTo(200);
+	}
+
+	@Test
+	void aPriorityThatIsNotAnIntegerIs400() {
+		assertThat(assertOpenAiError(http.post("/v1/chat/completions",
+				"{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"priority\":\"high\"}"), 400)
+			.get("param")
+			.stringValue()).isEqualTo("priority");
+	}
 }
