@@ -76,6 +76,7 @@ public class FlowControlFilter implements GatewayFilter {
 			FlowTicket ticket, FlowDecision decision) {
 		InferenceRequest request = context.request();
 		if (decision.dispatched()) {
+			context.flowTicket(ticket);
 			return chain.filter(exchange).doFinally((signal) -> ticket.release(usedTokens(context, request)));
 		}
 		return rejected(exchange, request, decision);

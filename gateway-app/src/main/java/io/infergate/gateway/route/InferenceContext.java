@@ -5,6 +5,7 @@ import org.springframework.web.server.ServerWebExchange;
 import io.infergate.routing.model.ModelRoute;
 import io.infergate.gateway.observe.RelayedResponse;
 import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.flowcontrol.FlowTicket;
 import io.infergate.routing.limits.LimitDecision;
 import io.infergate.routing.limits.Caller;
 import io.infergate.routing.dispatch.Dispatch;
@@ -53,6 +54,10 @@ public final class InferenceContext {
 	private Dispatch dispatch;
 
 	private long queueWaitNanos = -1;
+
+	private FlowTicket flowTicket;
+
+	private Integer enginePriority;
 
 	InferenceContext(InferenceApi api) {
 		this.api = api;
@@ -194,5 +199,23 @@ public final class InferenceContext {
 
 	void queueWaitNanos(long nanos) {
 		this.queueWaitNanos = nanos;
+	}
+
+	/** The model being tried's place in flow control, once dispatched. */
+	public FlowTicket flowTicket() {
+		return flowTicket;
+	}
+
+	void flowTicket(FlowTicket ticket) {
+		this.flowTicket = ticket;
+	}
+
+	/** The {@code priority} written into the body forwarded to the engine, or {@code null} when none was. */
+	public Integer enginePriority() {
+		return enginePriority;
+	}
+
+	void enginePriority(Integer priority) {
+		this.enginePriority = priority;
 	}
 }

@@ -65,6 +65,8 @@ import io.infergate.routing.openai.InferenceApi;
  * <li>{@link #FLOW_CONTROL}: wait while the model's pool is saturated, by priority and fair share of tenants (429 or
  * 503 when the wait is refused or expires, never a fallback), and hold the pool's capacity until the response
  * ends ({@link FlowControlFilter});</li>
+ * <li>{@link #ENGINE_PRIORITY}: write the request's priority into the body in the pool's engine's convention, or
+ * take the client's out when the pool's engine is told none ({@link EnginePriorityFilter});</li>
  * <li>{@link #ACCOUNT_USAGE}: read the tokens the response reports (asking a stream for its usage chunk, which the
  * client then does not see, when the client did not ask for it) ({@link UsageAccountingFilter});</li>
  * <li>{@link #DISPATCH}: open the request's dispatch, decorate the response, release the in-flight count when the
@@ -106,6 +108,9 @@ public class InferenceRoute {
 
 	/** After the limits, so a request that waits has already been counted against them. */
 	public static final int FLOW_CONTROL = LIMITS + 2;
+
+	/** After flow control, which fixes the request's engine level when it dispatches it. */
+	public static final int ENGINE_PRIORITY = FLOW_CONTROL + 1;
 
 	public static final int RESOLVE_MODEL = DISPATCH - 20;
 
@@ -161,6 +166,7 @@ public class InferenceRoute {
 				steps.filter(new ResolveModelFilter(engine), RESOLVE_MODEL);
 				when(engine.limitsActive(), steps, new LimitsFilter(engine), LIMITS);
 				steps.filter(new FlowControlFilter(engine), FLOW_CONTROL);
+				steps.filter(new EnginePriorityFilter(engine), ENGINE_PRIORITY);
 				steps.filter(new UsageAccountingFilter(), ACCOUNT_USAGE);
 				steps.filter(new DispatchFilter(engine, timeouts), DISPATCH);
 				steps.filter(new UpstreamRetryFilter(gateway.retries(), timeouts), UPSTREAM_RETRY);

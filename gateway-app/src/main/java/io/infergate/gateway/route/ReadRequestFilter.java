@@ -72,6 +72,10 @@ public class ReadRequestFilter implements GatewayFilter {
 			return OpenAiErrorResponses.write(exchange, error);
 		}
 		context.read(body, parsed);
+		if (parsed.priority() != null) {
+			// as with x-infergate-priority: a client may lower its key's priority, never raise it
+			context.caller(context.caller().withPriorityAtMost(parsed.priority()));
+		}
 		return chain.filter(exchange);
 	}
 }

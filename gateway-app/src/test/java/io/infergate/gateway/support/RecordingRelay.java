@@ -21,8 +21,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A relay in front of a simulated pod that records the headers of every generation request it passes on: what a
- * model server receives from the gateway, which the simulator does not expose.
+ * A relay in front of a simulated pod that records the headers and body of every generation request it passes on:
+ * what a model server receives from the gateway, which the simulator does not expose.
  */
 public final class RecordingRelay implements AutoCloseable {
 
@@ -36,6 +36,8 @@ public final class RecordingRelay implements AutoCloseable {
 	private final String target;
 
 	private final List<Map<String, List<String>>> generationHeaders = new CopyOnWriteArrayList<>();
+
+	private final List<String> generationBodies = new CopyOnWriteArrayList<>();
 
 	public RecordingRelay(String targetBaseUrl) {
 		this.target = targetBaseUrl;
@@ -59,6 +61,11 @@ public final class RecordingRelay implements AutoCloseable {
 		return List.copyOf(generationHeaders);
 	}
 
+	/** The body of each generation request relayed so far, as UTF-8. */
+	public List<String> generationBodies() {
+		return List.copyOf(generationBodies);
+	}
+
 	private void relay(HttpExchange exchange) throws IOException {
 		try (exchange) {
 			byte[] body = exchange.getRequestBody().readAllBytes();
@@ -67,6 +74,7 @@ public final class RecordingRelay implements AutoCloseable {
 				exchange.getRequestHeaders()
 					.forEach((name, values) -> headers.put(name.toLowerCase(java.util.Locale.ROOT), values));
 				generationHeaders.add(headers);
+				generationBodies.add(new String(body, java.nio.charset.StandardCharsets.UTF_8));
 			}
 			HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target + exchange.getRequestURI()))
 				.method(exchange.getRequestMethod(), (body.length == 0) ? HttpRequest.BodyPublishers.noBody()

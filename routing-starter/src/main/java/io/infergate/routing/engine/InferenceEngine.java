@@ -155,6 +155,14 @@ public final class InferenceEngine {
 				request.estimatedPromptTokens(), bodyBytes, ttl);
 	}
 
+	/**
+	 * The {@code priority} to forward in the body of a request flow control dispatched, in its pool's engine's
+	 * convention, or {@code null} when the pool's engine is told none ({@code engine-priority: none}).
+	 */
+	public Integer enginePriority(FlowTicket ticket) {
+		return flowControl.enginePriority(ticket);
+	}
+
 	/** Opens the request's dispatch for the model being tried: the endpoints it tries, the one it is in flight on. */
 	public Dispatch dispatch(InferenceRequest request) {
 		return new Dispatch(request);

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.infergate.routing.limits.Caller;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointPool;
+import io.infergate.routing.pool.EnginePriority;
 import io.infergate.routing.pool.EndpointRegistry;
 
 /**
@@ -71,9 +72,20 @@ public final class FlowController {
 		// every sheddable priority shares one band, so clients lowering theirs cannot create bands (and meters) at will
 		int priority = Math.max(caller.priority(), SHEDDABLE_BAND);
 		FlowTicket ticket = new FlowTicket(queues, queues.tenant(priority, caller.tenant(), caller.tenantWeight()),
-				priority, bytes, estimatedTokens, promptTokens, now, now + ttl(ttl).toMillis());
+				priority, caller.priority(), bytes, estimatedTokens, promptTokens, now, now + ttl(ttl).toMillis());
 		queues.enqueue(ticket, properties.enabled(), shuttingDown, now);
 		return ticket;
+	}
+
+	/**
+	 * The {@code priority} to write into the body forwarded for a dispatched request, in its pool's engine's
+	 * convention ({@code infergate.pools.<name>.engine-priority}), or {@code null} when the pool's engine is told
+	 * none.
+	 */
+	public Integer enginePriority(FlowTicket ticket) {
+		EndpointPool endpoints = registry.pool(ticket.pool());
+		EnginePriority convention = (endpoints != null) ? endpoints.settings().enginePriority() : EnginePriority.NONE;
+		return convention.forwarded(ticket.engineLevel());
 	}
 
 	/** {@code requested} within {@code max-ttl}, or {@code default-ttl} when {@code null}. */

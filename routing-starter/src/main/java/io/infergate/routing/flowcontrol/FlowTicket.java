@@ -2,6 +2,8 @@ package io.infergate.routing.flowcontrol;
 
 import java.util.concurrent.CompletableFuture;
 
+import io.infergate.routing.pool.EnginePriority;
+
 /**
  * One request's place in flow control, from {@link FlowController#enqueue} to its end. Its {@link #decision()}
  * completes once, when the request is dispatched or rejected; a dispatched request holds its pool's capacity until
@@ -18,7 +20,11 @@ public final class FlowTicket {
 
 	final PoolQueues.TenantQueue tenant;
 
+	/** Its band: the caller's priority, every sheddable one as {@link FlowController#SHEDDABLE_BAND}. */
 	final int priority;
+
+	/** The caller's own priority, which the engine is told. */
+	final int callerPriority;
 
 	final long bytes;
 
@@ -38,11 +44,15 @@ public final class FlowTicket {
 	/** Set under the pool's lock, completed after it is released, so no client code runs under it. */
 	FlowDecision pending;
 
-	FlowTicket(PoolQueues queues, PoolQueues.TenantQueue tenant, int priority, long bytes, long estimatedTokens,
-			int promptTokens, long arrivalMillis, long deadlineMillis) {
+	/** Its tenant's place among its band's tenants by use of the pool when it was dispatched, 0 (least) to 15. */
+	int shareRank;
+
+	FlowTicket(PoolQueues queues, PoolQueues.TenantQueue tenant, int priority, int callerPriority, long bytes,
+			long estimatedTokens, int promptTokens, long arrivalMillis, long deadlineMillis) {
 		this.queues = queues;
 		this.tenant = tenant;
 		this.priority = priority;
+		this.callerPriority = callerPriority;
 		this.bytes = bytes;
 		this.estimatedTokens = estimatedTokens;
 		this.promptTokens = promptTokens;
@@ -76,6 +86,19 @@ public final class FlowTicket {
 
 	public int priority() {
 		return priority;
+	}
+
+	/** The pool the request entered. */
+	public String pool() {
+		return queues.pool;
+	}
+
+	/**
+	 * The level the engine is told ({@link EnginePriority#level}): the caller's priority,
+	 * refined by its tenant's share rank at dispatch. Read it once the decision has completed.
+	 */
+	public int engineLevel() {
+		return EnginePriority.level(callerPriority, shareRank);
 	}
 
 	void complete() {

@@ -20,6 +20,7 @@ import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.flowcontrol.FlowControlProperties.BandPolicy;
 import io.infergate.routing.flowcontrol.FlowControlProperties.Fairness;
 import io.infergate.routing.flowcontrol.FlowTicket.State;
+import io.infergate.routing.pool.EnginePriority;
 
 /**
  * One pool's waiting requests and the capacity its dispatched ones hold. Every method takes the pool's lock, changes
@@ -225,6 +226,7 @@ final class PoolQueues {
 
 	private void releaseLocked(FlowTicket ticket, long usedTokens, List<FlowTicket> decided) {
 		ticket.state = State.ENDED;
+		ticket.tenant.inFlight--;
 		inFlightRequests--;
 		inFlightTokens -= ticket.estimatedTokens;
 		if (properties.fairness() == Fairness.TOKENS) {
@@ -318,6 +320,8 @@ final class PoolQueues {
 	}
 
 	private void dispatch(FlowTicket ticket, long nowMillis, List<FlowTicket> decided) {
+		ticket.shareRank = shareRank(ticket.tenant, bands.get(ticket.priority));
+		ticket.tenant.inFlight++;
 		inFlightRequests++;
 		inFlightTokens += ticket.estimatedTokens;
 		if (properties.fairness() == Fairness.TOKENS) {
@@ -330,6 +334,32 @@ final class PoolQueues {
 		ticket.pending = new FlowDecision(FlowOutcome.DISPATCHED, waited, 0);
 		meters.ended(band(ticket.priority), FlowOutcome.DISPATCHED);
 		decided.add(ticket);
+	}
+
+	/**
+	 * Where {@code tenant}'s virtual token counter stands between the lowest and the highest of its band's active
+	 * tenants (those with a request waiting or in flight, and {@code tenant}), in {@link EnginePriority#SHARE_LEVELS}
+	 * steps: 0 for the tenant that has used least of the pool per weight, and when it is alone or fairness is
+	 * round-robin, which keeps no counters.
+	 */
+	private int shareRank(TenantQueue tenant, Band band) {
+		if (band == null || band.tenants.size() < 2 || properties.fairness() != Fairness.TOKENS) {
+			return 0;
+		}
+		double lowest = tenant.virtualTokens;
+		double highest = tenant.virtualTokens;
+		for (TenantQueue other : band.tenants.values()) {
+			if (other.inFlight == 0 && other.tickets.isEmpty()) {
+				continue;
+			}
+			lowest = Math.min(lowest, other.virtualTokens);
+			highest = Math.max(highest, other.virtualTokens);
+		}
+		if (highest <= lowest) {
+			return 0;
+		}
+		double position = (tenant.virtualTokens - lowest) / (highest - lowest);
+		return (int) Math.min(EnginePriority.SHARE_LEVELS - 1, Math.floor(position * EnginePriority.SHARE_LEVELS));
 	}
 
 	private void reject(FlowTicket ticket, FlowOutcome outcome, long nowMillis, List<FlowTicket> decided) {
@@ -465,6 +495,9 @@ final class PoolQueues {
 		final ArrayDeque<FlowTicket> tickets = new ArrayDeque<>();
 
 		double virtualTokens;
+
+		/** Its requests dispatched and not yet ended. */
+		int inFlight;
 
 		TenantQueue(String name, double weight) {
 			this.name = name;

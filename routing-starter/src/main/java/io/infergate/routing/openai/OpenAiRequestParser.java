@@ -7,12 +7,13 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.json.JsonFactory;
 
+import io.infergate.routing.pool.EnginePriority;
 import io.infergate.routing.request.InferenceRequest;
 
 /**
  * Reads the fields the gateway needs from an OpenAI or vLLM request body in one streaming pass, skipping everything
  * else without building a tree: {@code model}, {@code stream}, the output limit ({@code max_completion_tokens},
- * {@code max_tokens} or {@code max_output_tokens}), {@code user}, and the input each {@link InferenceApi} carries:
+ * {@code max_tokens} or {@code max_output_tokens}), {@code user}, {@code priority}, and the input each {@link InferenceApi} carries:
  * <ul>
  * <li>chat {@code messages}, with their roles; a completion {@code prompt}; an embeddings {@code input} (strings or
  * token ids) or {@code messages}; a Responses {@code instructions} and {@code input} (a string or message items);
@@ -76,6 +77,7 @@ public final class OpenAiRequestParser {
 		Integer maxTokens = null;
 		Integer maxCompletionTokens = null;
 		String user = null;
+		Integer priority = null;
 		StreamOptions streamOptions = StreamOptions.ABSENT;
 		Input input = new Input();
 		JsonToken token;
@@ -99,6 +101,7 @@ public final class OpenAiRequestParser {
 				case "max_completion_tokens", "max_output_tokens" -> maxCompletionTokens = readPositiveInt(parser, value,
 						name);
 				case "user" -> user = readOptionalString(parser, value, name);
+				case "priority" -> priority = readPriority(parser, value);
 				case "stream_options" -> streamOptions = readStreamOptions(parser, value);
 				default -> readInput(parser, value, name, api, input);
 			}
@@ -118,7 +121,7 @@ public final class OpenAiRequestParser {
 		}
 		Integer limit = (maxCompletionTokens != null) ? maxCompletionTokens : maxTokens;
 		return new ParsedRequest(model, modelStart, modelEnd, stream, limit, input.promptText(), input.tokens(), user,
-				streamOptions);
+				streamOptions, priority);
 	}
 
 	/** Reads {@code name} into the input when it is one of the API's input fields, else skips it. */
@@ -442,6 +445,20 @@ public final class OpenAiRequestParser {
 			return false;
 		}
 		throw InvalidRequestException.field(name, "'" + name + "' must be a boolean.");
+	}
+
+	/** A {@code priority}: an integer within ±{@value EnginePriority#MAX_PRIORITY}, or {@code null}. */
+	private static Integer readPriority(JsonParser parser, JsonToken value) throws InvalidRequestException {
+		if (value == JsonToken.VALUE_NULL) {
+			return null;
+		}
+		if (value != JsonToken.VALUE_NUMBER_INT || parser.getNumberType() != JsonParser.NumberType.INT
+				|| parser.getIntValue() < -EnginePriority.MAX_PRIORITY
+				|| parser.getIntValue() > EnginePriority.MAX_PRIORITY) {
+			throw InvalidRequestException.field("priority", "'priority' must be an integer from -"
+					+ EnginePriority.MAX_PRIORITY + " to " + EnginePriority.MAX_PRIORITY + ".");
+		}
+		return parser.getIntValue();
 	}
 
 	private static Integer readPositiveInt(JsonParser parser, JsonToken value, String name)

@@ -14,9 +14,18 @@ package io.infergate.routing.openai;
  * score query counted once per document it is paired with
  * @param user the {@code user} value, or {@code null}
  * @param streamOptions what {@code stream_options} says about usage
+ * @param priority the {@code priority} value, in Infergate's convention (larger is more important; it only ever
+ * lowers the caller's), or {@code null} when absent
  */
 public record ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
-		String promptText, int inputTokens, String user, StreamOptions streamOptions) {
+		String promptText, int inputTokens, String user, StreamOptions streamOptions, Integer priority) {
+
+	/** A request without a {@code priority}. */
+	public ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
+			String promptText, int inputTokens, String user, StreamOptions streamOptions) {
+		this(model, modelValueStart, modelValueEnd, stream, maxTokens, promptText, inputTokens, user, streamOptions,
+				null);
+	}
 
 	/** Whether the client asked for the final usage chunk of a stream, {@code stream_options.include_usage}. */
 	public boolean includeUsage() {

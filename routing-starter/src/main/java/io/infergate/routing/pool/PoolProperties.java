@@ -62,18 +62,23 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 	 * {@code Authorization: Bearer}; clients' credentials are never forwarded. Give it from the environment rather
 	 * than a file.
 	 * @param timeouts How long the gateway waits on one of the pool's model servers.
+	 * @param enginePriority How the pool's engine reads a request's {@code priority}: {@code none} (nothing is
+	 * forwarded), {@code vllm} or {@code sglang} (the request's priority is written into the body in that engine's
+	 * convention); see {@link EnginePriority}.
 	 */
 	public record Pool(@DefaultValue("vllm") @NotNull EngineType engine, List<URI> endpoints,
 			String discoveryServiceId, @DefaultValue("5s") @NotNull Duration discoveryRefreshInterval,
 			String profile, @DefaultValue("fail-close") @NotNull FailureMode failureMode,
 			@DefaultValue @Valid @NotNull Scrape scrape, @DefaultValue @Valid @NotNull KvEvents kvEvents,
-			String upstreamApiKey, @DefaultValue @Valid @NotNull Timeouts timeouts) {
+			String upstreamApiKey, @DefaultValue @Valid @NotNull Timeouts timeouts,
+			@DefaultValue("none") @NotNull EnginePriority enginePriority) {
 
 		public Pool {
 			endpoints = (endpoints != null) ? Collections.unmodifiableList(new ArrayList<>(endpoints)) : List.of();
 			scrape = (scrape != null) ? scrape : Scrape.defaults();
 			kvEvents = (kvEvents != null) ? kvEvents : KvEvents.defaults();
 			timeouts = (timeouts != null) ? timeouts : new Timeouts(null, null);
+			enginePriority = (enginePriority != null) ? enginePriority : EnginePriority.NONE;
 		}
 
 		/** The components, with the upstream credential masked. */
@@ -83,13 +88,19 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 					+ ", discoveryRefreshInterval=" + discoveryRefreshInterval + ", profile=" + profile
 					+ ", failureMode=" + failureMode + ", scrape=" + scrape + ", kvEvents=" + kvEvents
 					+ ", upstreamApiKey=" + ((upstreamApiKey != null) ? "******" : null) + ", timeouts=" + timeouts
-					+ "]";
+					+ ", enginePriority=" + enginePriority + "]";
+		}
+
+		/** This pool with its engine told the priority as {@code convention} says. */
+		public Pool withEnginePriority(EnginePriority convention) {
+			return new Pool(engine, endpoints, discoveryServiceId, discoveryRefreshInterval, profile, failureMode,
+					scrape, kvEvents, upstreamApiKey, timeouts, convention);
 		}
 
 		/** A pool of every default but {@code endpoints} and {@code profile}. */
 		public static Pool of(List<URI> endpoints, String profile) {
 			return new Pool(EngineType.VLLM, endpoints, null, Duration.ofSeconds(5), profile, FailureMode.FAIL_CLOSE,
-					null, null, null, null);
+					null, null, null, null, EnginePriority.NONE);
 		}
 	}
 

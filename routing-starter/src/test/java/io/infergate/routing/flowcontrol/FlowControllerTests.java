@@ -17,6 +17,7 @@ import io.infergate.routing.flowcontrol.FlowControlProperties.BandPolicy;
 import io.infergate.routing.flowcontrol.FlowControlProperties.Detector;
 import io.infergate.routing.flowcontrol.FlowControlProperties.Fairness;
 import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.pool.EnginePriority;
 import io.infergate.routing.pool.PoolProperties;
 
 import org.springframework.util.unit.DataSize;
@@ -358,5 +359,70 @@ class FlowControllerTests {
 		assertThat(capacity.hasRoom(ready, 4, 0, 0)).isFalse();
 		assertThat(capacity.hasRoom(ready, 0, 2000, 0)).isFalse();
 		assertThat(PoolCapacity.concurrency(0, 0).hasRoom(ready, 1_000_000, Long.MAX_VALUE, 0)).isTrue();
+	}
+
+	private void engineTold(EnginePriority convention) {
+		PoolProperties.Pool pool = PoolProperties.Pool.of(List.of(URI.create("http://10.0.0.1:8000")), null)
+			.withEnginePriority(convention);
+		registry = new EndpointRegistry(Map.of(POOL, pool));
+		registry.sync(POOL, pool.endpoints());
+		registry.pool(POOL).endpoints().forEach((endpoint) -> endpoint.setReady(true));
+	}
+
+	@Test
+	void theEngineIsToldThePriorityInItsOwnConventionAndNothingWhenItIsToldNone() {
+		FlowTicket none = send(controller(), "a", 3);
+		assertThat(controller().enginePriority(none)).isNull();
+
+		engineTold(EnginePriority.VLLM);
+		FlowController vllm = controller();
+		FlowTicket important = send(vllm, "a", 3);
+		important.release(-1);
+		FlowTicket batch = send(vllm, "a", 0);
+		batch.release(-1);
+		FlowTicket sheddable = send(vllm, "a", -5);
+		// vLLM serves lower values first: 3 * 16 + 15 = 63 goes ahead of 15, which goes ahead of -65
+		assertThat(vllm.enginePriority(important)).isEqualTo(-63);
+		assertThat(vllm.enginePriority(batch)).isEqualTo(-15);
+		assertThat(vllm.enginePriority(sheddable)).isEqualTo(65);
+
+		engineTold(EnginePriority.SGLANG);
+		FlowController sglang = controller();
+		FlowTicket sglangImportant = send(sglang, "a", 3);
+		assertThat(sglang.enginePriority(sglangImportant)).isEqualTo(63);
+	}
+
+	@Test
+	void withinAPriorityTheTenantThatUsedLessOfThePoolGetsTheHigherEngineLevelButNeverAboveTheNextPriority() {
+		engineTold(EnginePriority.SGLANG);
+		slots = 100;
+		FlowController controller = controller(BandPolicy.STRICT, Map.of(), Fairness.TOKENS, 50);
+		List<FlowTicket> flood = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			flood.add(send(controller, "flood", 0));
+		}
+		FlowTicket quiet = send(controller, "quiet", 0);
+		FlowTicket floodAgain = send(controller, "flood", 0);
+		FlowTicket higher = send(controller, "other", 1);
+
+		// the flooding tenant has charged 10 prompts of 60 tokens, the quiet one none when it was dispatched
+		assertThat(controller.enginePriority(quiet)).isEqualTo(15);
+		assertThat(controller.enginePriority(floodAgain)).isEqualTo(0);
+		assertThat(controller.enginePriority(higher)).isEqualTo(31);
+		assertThat(EnginePriority.level(0, 0)).isLessThan(EnginePriority.level(1, 15));
+		assertThat(EnginePriority.level(Integer.MAX_VALUE, 0)).isEqualTo(EnginePriority.MAX_PRIORITY * 16 + 15);
+		flood.forEach((ticket) -> ticket.release(-1));
+	}
+
+	@Test
+	void withRoundRobinFairnessEveryTenantOfAPriorityHasTheSameEngineLevel() {
+		engineTold(EnginePriority.VLLM);
+		slots = 100;
+		FlowController controller = controller();
+		for (int i = 0; i < 10; i++) {
+			send(controller, "flood", 0);
+		}
+		assertThat(controller.enginePriority(send(controller, "quiet", 0))).isEqualTo(-15);
+		assertThat(controller.enginePriority(send(controller, "flood", 0))).isEqualTo(-15);
 	}
 }

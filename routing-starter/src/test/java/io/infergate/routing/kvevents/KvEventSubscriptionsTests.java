@@ -75,7 +75,7 @@ class KvEventSubscriptionsTests {
 		PoolProperties.Pool bound = PoolProperties.Pool.of(List.of(URI.create("http://10.0.0.6:8000")), null);
 		PoolProperties.Pool pool = new PoolProperties.Pool(bound.engine(), bound.endpoints(), null,
 				bound.discoveryRefreshInterval(), null, bound.failureMode(), bound.scrape(), kvEvents, null,
-				bound.timeouts());
+				bound.timeouts(), bound.enginePriority());
 		EngineBlockIndex index = new EngineBlockIndex(EngineBlockIndexProperties.defaults());
 		new KvEventSubscriptions(new EndpointRegistry(Map.of("llama", pool)), new KvEventSubscriber(index)).close();
 	}

@@ -2,6 +2,7 @@ package io.infergate.routing.openai;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -243,6 +244,28 @@ class OpenAiRequestParserTests {
 				.isThrownBy(() -> parser.parse(json.getBytes(charset), InferenceApi.CHAT_COMPLETIONS))
 				.satisfies((ex) -> assertThat(ex.isMalformedJson()).isTrue())
 				.satisfies((ex) -> assertThat(ex.getMessage()).contains("UTF-8"));
+		}
+	}
+
+	@Test
+	void readsAnIntegerPriorityAndRefusesAnyOtherNamingTheField() throws Exception {
+		String messages = ",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+		assertThat(parse("{\"model\":\"m\"" + messages, InferenceApi.CHAT_COMPLETIONS).priority()).isNull();
+		assertThat(parse("{\"model\":\"m\",\"priority\":null" + messages, InferenceApi.CHAT_COMPLETIONS).priority())
+			.isNull();
+		assertThat(parse("{\"model\":\"m\",\"priority\":-7" + messages, InferenceApi.CHAT_COMPLETIONS).priority())
+			.isEqualTo(-7);
+		assertThat(parse("{\"priority\":1000000,\"model\":\"m\"" + messages, InferenceApi.CHAT_COMPLETIONS)
+			.priority()).isEqualTo(1_000_000);
+		for (String bad : List.of("\"high\"", "1.5", "true", "[1]", "1000001", "-1000001", "2147483648",
+				"-2147483648", "1e3")) {
+			assertThatExceptionOfType(InvalidRequestException.class)
+				.isThrownBy(() -> parse("{\"model\":\"m\",\"priority\":" + bad + messages,
+						InferenceApi.CHAT_COMPLETIONS))
+				.satisfies((ex) -> {
+					assertThat(ex.param()).isEqualTo("priority");
+					assertThat(ex.getMessage()).isEqualTo("'priority' must be an integer from -1000000 to 1000000.");
+				});
 		}
 	}
 }
