@@ -26,6 +26,7 @@ import io.infergate.bench.quality.report.ResultsJson.RateResults;
 import io.infergate.bench.quality.workload.Workload;
 import io.infergate.bench.quality.workload.WorkloadException;
 import io.infergate.bench.quality.workload.WorkloadParser;
+import io.infergate.sim.engine.SchedulingPolicy;
 
 /**
  * The routing-quality harness's command line: replays a workload file under each policy (scheduling profile) and
@@ -55,6 +56,9 @@ public final class BenchCommand {
 			  --gateways N1,N2  gateway replicas, replacing the file's 'gateways'; several numbers run in turn
 			  --flow-control true|false
 			                    the gateways' flow control on or off, replacing the file's 'flow-control'
+			  --engine-scheduling fcfs|priority
+			                    every pod's engine scheduling, replacing the file's 'cluster.scheduling-policy';
+			                    with priority the gateways forward each request's priority (vLLM's convention)
 			  --sharing-delay-ms D
 			                    how long a shared dispatch takes to reach the other replicas under a
 			                    PROFILE+dispatch-sharing policy, virtual ms (default 1)
@@ -285,6 +289,8 @@ public final class BenchCommand {
 
 		Boolean flowControl;
 
+		SchedulingPolicy engineScheduling;
+
 		double sharingDelayMillis = Replay.DEFAULT_SHARING_DELAY_MICROS / 1000.0;
 
 		boolean live;
@@ -316,7 +322,8 @@ public final class BenchCommand {
 					continue;
 				}
 				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--gateways",
-						"--flow-control", "--sharing-delay-ms", "--time-scale", "--gateway-jar", "--sim-jar")
+						"--flow-control", "--engine-scheduling", "--sharing-delay-ms", "--time-scale", "--gateway-jar",
+						"--sim-jar")
 					.contains(arg)) {
 					throw new IllegalArgumentException("unknown option '" + args[i] + "'");
 				}
@@ -352,6 +359,15 @@ public final class BenchCommand {
 									+ "'");
 						}
 						options.flowControl = Boolean.valueOf(value);
+					}
+					case "--engine-scheduling" -> {
+						try {
+							options.engineScheduling = SchedulingPolicy.fromCliName(value);
+						}
+						catch (IllegalArgumentException ex) {
+							throw new IllegalArgumentException("--engine-scheduling expects fcfs or priority, got '"
+									+ value + "'");
+						}
 					}
 					case "--sharing-delay-ms" -> options.sharingDelayMillis = nonNegative(arg, value);
 					case "--time-scale" -> options.timeScale = positive(arg, value);
@@ -453,7 +469,9 @@ public final class BenchCommand {
 				arrival = new Workload.Arrival(arrival.type(), (rate != null) ? rate : Double.NaN, 0,
 						(ladder != null) ? List.copyOf(ladder) : List.of());
 			}
-			return new Workload(workload.name(), (seed != null) ? seed : workload.seed(), workload.cluster(), arrival,
+			Workload.Cluster cluster = (engineScheduling != null)
+					? workload.cluster().withSchedulingPolicy(engineScheduling) : workload.cluster();
+			return new Workload(workload.name(), (seed != null) ? seed : workload.seed(), cluster, arrival,
 					workload.requests(), workload.warmup(), workload.gateways(), workload.shape(), workload.tenants(),
 					(flowControl != null) ? flowControl : workload.flowControl());
 		}

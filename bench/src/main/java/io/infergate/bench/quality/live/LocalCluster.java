@@ -100,6 +100,9 @@ final class LocalCluster implements AutoCloseable {
 					"--block-size", Integer.toString(engine.blockSize()), "--max-num-batched-tokens",
 					Integer.toString(engine.maxNumBatchedTokens()), "--perf-profile", engine.perfProfile().name(),
 					"--time-scale", Double.toString(timeScale)));
+			if (cluster.priorityScheduling()) {
+				command.addAll(List.of("--scheduling-policy", cluster.schedulingPolicy().cliName()));
+			}
 			if (!cluster.adapters().isEmpty()) {
 				command.addAll(List.of("--lora-modules", String.join(",", cluster.adapters()), "--max-loras",
 						Integer.toString(engine.maxLoras())));
@@ -167,6 +170,9 @@ final class LocalCluster implements AutoCloseable {
 		}
 		if (workload.flowControl() != null) {
 			command.add("--infergate.flow-control.enabled=" + workload.flowControl());
+		}
+		if (workload.cluster().priorityScheduling()) {
+			command.add("--infergate.pools." + Replay.POOL + ".engine-priority=vllm");
 		}
 		if (redis != null) {
 			command.addAll(List.of("--infergate.scheduling.dispatch-sharing.transport=redis",

@@ -36,6 +36,7 @@ import io.infergate.routing.flowcontrol.FlowDecision;
 import io.infergate.routing.flowcontrol.FlowTicket;
 import io.infergate.routing.flowcontrol.PoolFlowReport;
 import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.pool.EnginePriority;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.replica.DispatchChannel;
@@ -561,8 +562,11 @@ public final class Replay {
 		}
 		record.pod = pod.index;
 		// A pod can be 1 µs ahead only after zero-time steps started at this instant.
+		// the priority the gateway would write into the body it forwards; none to a FIFO engine
+		Integer enginePriority = arrived.gateway().engine.enginePriority(ticket);
 		pod.engine.submit(Math.max(now, pod.engine.nowMicros()), new EngineRequest(promptTokens, adapter,
-				benchRequest.outputTokens(), new Sent(record, dispatch, ticket, arrived.limits(), arrived.followUp())));
+				benchRequest.outputTokens(), (enginePriority != null) ? enginePriority : 0,
+				new Sent(record, dispatch, ticket, arrived.limits(), arrived.followUp())));
 	}
 
 	private record Sent(RequestRecord record, Dispatch dispatch, FlowTicket ticket, LimitDecision limits,
@@ -633,6 +637,10 @@ public final class Replay {
 		Gateway(int index, List<URI> uris) {
 			this.index = index;
 			PoolProperties.Pool pool = PoolProperties.Pool.of(uris, policy.profile());
+			if (workload.cluster().priorityScheduling()) {
+				// the pods schedule by priority as vLLM does: the gateway tells them each request's
+				pool = pool.withEnginePriority(EnginePriority.VLLM);
+			}
 			EndpointRegistry registry = new EndpointRegistry(Map.of(POOL, pool));
 			SplittableRandom pickerRandom = new SplittableRandom(
 					workload.seed() * 31 + PICKER + REPLICA_SEED_STRIDE * index);

@@ -217,6 +217,9 @@ public final class ReportWriter {
 		}
 		text.append(" Flow control ").append((workload.flowControl() == null) ? "as the gateway's default"
 				: workload.flowControl() ? "on" : "off").append('.');
+		text.append(" Engine scheduling ").append(workload.cluster().schedulingPolicy().cliName())
+			.append(workload.cluster().priorityScheduling() ? " (the gateways forward each request's priority)" : "")
+			.append('.');
 		return text.toString();
 	}
 

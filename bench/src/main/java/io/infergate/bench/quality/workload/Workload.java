@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
+import io.infergate.sim.engine.SchedulingPolicy;
 
 /**
  * One workload file: the simulated cluster, how requests arrive, how many are measured, and what they look like.
@@ -62,9 +63,30 @@ public record Workload(String name, long seed, Cluster cluster, Arrival arrival,
 	 * The pods: each has the cluster's engine settings, changed by the overrides naming it.
 	 *
 	 * @param adapters LoRA adapters every pod serves
+	 * @param schedulingPolicy how every pod's engine orders its waiting requests: {@code fcfs}, or {@code priority}
+	 * (vLLM's priority scheduling; the gateways then forward each request's priority, {@code engine-priority: vllm})
 	 */
 	public record Cluster(int pods, PerfProfile perfProfile, int kvBlocks, int blockSize, int maxNumSeqs,
-			int maxNumBatchedTokens, int maxLoras, List<String> adapters, List<PodOverride> overrides) {
+			int maxNumBatchedTokens, int maxLoras, List<String> adapters, List<PodOverride> overrides,
+			SchedulingPolicy schedulingPolicy) {
+
+		/** Every pod's engine on FIFO scheduling. */
+		public Cluster(int pods, PerfProfile perfProfile, int kvBlocks, int blockSize, int maxNumSeqs,
+				int maxNumBatchedTokens, int maxLoras, List<String> adapters, List<PodOverride> overrides) {
+			this(pods, perfProfile, kvBlocks, blockSize, maxNumSeqs, maxNumBatchedTokens, maxLoras, adapters,
+					overrides, SchedulingPolicy.FCFS);
+		}
+
+		/** This cluster with every pod's engine scheduling by {@code policy}. */
+		public Cluster withSchedulingPolicy(SchedulingPolicy policy) {
+			return new Cluster(pods, perfProfile, kvBlocks, blockSize, maxNumSeqs, maxNumBatchedTokens, maxLoras,
+					adapters, overrides, policy);
+		}
+
+		/** Whether the pods' engines schedule by priority, so the gateways forward it. */
+		public boolean priorityScheduling() {
+			return schedulingPolicy == SchedulingPolicy.PRIORITY;
+		}
 
 		/** The engine settings of pod {@code pod} (0-based). */
 		public EngineConfig engineConfig(int pod) {
@@ -89,7 +111,8 @@ public record Workload(String name, long seed, Cluster cluster, Arrival arrival,
 				.blockSize(blockSize)
 				.maxNumSeqs(seqs)
 				.maxNumBatchedTokens(batched)
-				.loraModules(adapters);
+				.loraModules(adapters)
+				.schedulingPolicy(schedulingPolicy);
 			if (!adapters.isEmpty() || loras > 0) {
 				builder.maxLoras(loras);
 			}

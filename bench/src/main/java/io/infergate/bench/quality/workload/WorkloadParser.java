@@ -28,6 +28,7 @@ import io.infergate.bench.quality.workload.Workload.SharedPrefix;
 import io.infergate.bench.quality.workload.Workload.Tenant;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
+import io.infergate.sim.engine.SchedulingPolicy;
 
 /**
  * Reads a workload file strictly: every key is checked, an unknown key is an error naming the valid ones, and every
@@ -141,9 +142,10 @@ public final class WorkloadParser {
 					override.integer("max-loras", (Integer) null, 0, true)));
 			override.rejectUnknownKeys();
 		}
+		SchedulingPolicy schedulingPolicy = schedulingPolicy(section);
 		section.rejectUnknownKeys();
 		Cluster cluster = new Cluster(pods, profile, kvBlocks, blockSize, maxNumSeqs, maxBatched, maxLoras,
-				List.copyOf(adapters), List.copyOf(overrides));
+				List.copyOf(adapters), List.copyOf(overrides), schedulingPolicy);
 		for (int pod = 0; pod < pods; pod++) {
 			try {
 				cluster.engineConfig(pod);
@@ -153,6 +155,17 @@ public final class WorkloadParser {
 			}
 		}
 		return cluster;
+	}
+
+	private static SchedulingPolicy schedulingPolicy(Section section) {
+		String name = section.string("scheduling-policy", SchedulingPolicy.FCFS.cliName());
+		try {
+			return SchedulingPolicy.fromCliName(name);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new WorkloadException(section.path("scheduling-policy") + ": expected fcfs or priority, got '"
+					+ name + "'");
+		}
 	}
 
 	private static PerfProfile perfProfile(Section section, String key, PerfProfile defaultValue) {
