@@ -132,7 +132,10 @@ public final class FlowController {
 	}
 
 	private PoolQueues newQueues(String pool) {
-		PoolQueues queues = new PoolQueues(pool, properties, capacity, () -> readyEndpoints(pool), meters, clock);
+		EndpointPool endpoints = registry.pool(pool);
+		boolean priorityEngine = endpoints != null && endpoints.settings().enginePriority() != EnginePriority.NONE;
+		PoolQueues queues = new PoolQueues(pool, properties, capacity, () -> readyEndpoints(pool), meters, clock,
+				priorityEngine);
 		meters.register(queues);
 		return queues;
 	}

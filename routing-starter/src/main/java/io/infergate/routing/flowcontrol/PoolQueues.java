@@ -75,8 +75,15 @@ final class PoolQueues {
 
 	volatile long inFlightTokens;
 
+	/** Whether the pool's engines schedule by the priority the gateway forwards. */
+	private final boolean priorityEngine;
+
+	/** Engine levels of the requests in flight, with their counts, while the engines schedule by priority. */
+	private final TreeMap<Integer, int[]> inFlightLevels = new TreeMap<>();
+
 	PoolQueues(String pool, FlowControlProperties properties, PoolCapacity capacity,
-			Supplier<List<Endpoint>> readyEndpoints, FlowControlMeters meters, Clock clock) {
+			Supplier<List<Endpoint>> readyEndpoints, FlowControlMeters meters, Clock clock, boolean priorityEngine) {
+		this.priorityEngine = priorityEngine;
 		this.pool = pool;
 		this.properties = properties;
 		this.capacity = capacity;
@@ -108,6 +115,9 @@ final class PoolQueues {
 				}
 				else if (ticket.priority < 0 && !room) {
 					reject(ticket, FlowOutcome.REJECTED_SHEDDABLE, nowMillis, decided);
+				}
+				else if (servedAheadByEngine(ticket)) {
+					dispatch(ticket, nowMillis, decided);
 				}
 				else if (!makeRoom(band, ticket, nowMillis, decided)) {
 					reject(ticket, FlowOutcome.REJECTED_CAPACITY, nowMillis, decided);
@@ -226,6 +236,13 @@ final class PoolQueues {
 
 	private void releaseLocked(FlowTicket ticket, long usedTokens, List<FlowTicket> decided) {
 		ticket.state = State.ENDED;
+		if (priorityEngine) {
+			int level = ticket.engineLevel();
+			int[] count = inFlightLevels.get(level);
+			if (--count[0] == 0) {
+				inFlightLevels.remove(level);
+			}
+		}
 		ticket.tenant.inFlight--;
 		inFlightRequests--;
 		inFlightTokens -= ticket.estimatedTokens;
@@ -321,6 +338,9 @@ final class PoolQueues {
 
 	private void dispatch(FlowTicket ticket, long nowMillis, List<FlowTicket> decided) {
 		ticket.shareRank = shareRank(ticket.tenant, bands.get(ticket.priority));
+		if (priorityEngine) {
+			inFlightLevels.computeIfAbsent(ticket.engineLevel(), (level) -> new int[1])[0]++;
+		}
 		ticket.tenant.inFlight++;
 		inFlightRequests++;
 		inFlightTokens += ticket.estimatedTokens;
@@ -334,6 +354,22 @@ final class PoolQueues {
 		ticket.pending = new FlowDecision(FlowOutcome.DISPATCHED, waited, 0);
 		meters.ended(band(ticket.priority), FlowOutcome.DISPATCHED);
 		decided.add(ticket);
+	}
+
+	/**
+	 * Whether the pool's engines will serve {@code ticket} ahead of work already in flight, so it need not wait at the
+	 * gateway while the pool is saturated: they schedule by priority, it is not sheddable, its tenant has no request
+	 * waiting here (a tenant already waiting is using at least its share, and its requests keep their order), and its
+	 * engine level (its priority, refined by its tenant's share rank) is above the lowest level in flight. Work at the
+	 * lowest level in flight, sheddable work and work of tenants over their share still waits (or is shed), so the
+	 * engines' queues hold no more than the detector lets through plus what they serve first.
+	 */
+	private boolean servedAheadByEngine(FlowTicket ticket) {
+		if (!priorityEngine || ticket.priority < 0 || !ticket.tenant.tickets.isEmpty() || inFlightLevels.isEmpty()) {
+			return false;
+		}
+		int rank = shareRank(ticket.tenant, bands.get(ticket.priority));
+		return EnginePriority.level(ticket.callerPriority, rank) > inFlightLevels.firstKey();
 	}
 
 	/**

@@ -425,4 +425,75 @@ class FlowControllerTests {
 		assertThat(controller.enginePriority(send(controller, "quiet", 0))).isEqualTo(-15);
 		assertThat(controller.enginePriority(send(controller, "flood", 0))).isEqualTo(-15);
 	}
+
+	@Test
+	void withPriorityEnginesWorkTheEngineServesFirstGoesAtOnceToASaturatedPoolAndTheRestStillWaits() {
+		engineTold(EnginePriority.VLLM);
+		FlowController controller = controller(BandPolicy.STRICT, Map.of(), Fairness.TOKENS, 50);
+		FlowTicket running = send(controller, "batch", 0);
+		FlowTicket batch = send(controller, "batch", 0);
+		FlowTicket sheddable = send(controller, "scraps", -1);
+
+		FlowTicket interactive = send(controller, "interactive", 5);
+		FlowTicket interactiveAgain = send(controller, "interactive", 5);
+
+		assertThat(outcome(batch)).isNull(); // the lowest level in flight waits at the gateway, as with FIFO engines
+		assertThat(outcome(sheddable)).isEqualTo(FlowOutcome.REJECTED_SHEDDABLE);
+		assertThat(outcome(interactive)).isEqualTo(FlowOutcome.DISPATCHED); // the engine serves it ahead of batch
+		assertThat(outcome(interactiveAgain)).isEqualTo(FlowOutcome.DISPATCHED);
+		assertThat(controller.report(POOL).inFlightRequests()).isEqualTo(3);
+		running.release(-1);
+		interactive.release(-1);
+		interactiveAgain.release(-1);
+		assertThat(outcome(batch)).isEqualTo(FlowOutcome.DISPATCHED);
+	}
+
+	@Test
+	void withPriorityEnginesAQuietTenantGoesAtOnceWhileTheTenantFloodingItsBandWaits() {
+		engineTold(EnginePriority.SGLANG);
+		slots = 3;
+		FlowController controller = controller(BandPolicy.STRICT, Map.of(), Fairness.TOKENS, 50);
+		FlowTicket quietLong = send(controller, "quiet", 0); // counters: quiet 60
+		FlowTicket flood1 = send(controller, "flood", 0); // flood 60
+		FlowTicket flood2 = send(controller, "flood", 0); // flood 120; the pool is full
+		FlowTicket flood3 = send(controller, "flood", 0);
+		FlowTicket flood4 = send(controller, "flood", 0);
+		flood1.release(60); // flood3 goes, charged as the tenant that has used most: flood 180
+
+		FlowTicket quiet = send(controller, "quiet", 0);
+		FlowTicket flood5 = send(controller, "flood", 0);
+
+		assertThat(controller.enginePriority(flood3)).isEqualTo(0);
+		assertThat(outcome(quiet)).isEqualTo(FlowOutcome.DISPATCHED); // the engine serves level 15 before flood3's 0
+		assertThat(controller.enginePriority(quiet)).isEqualTo(15);
+		assertThat(outcome(flood4)).isNull();
+		assertThat(outcome(flood5)).isNull();
+		List.of(quietLong, flood2, flood3, quiet).forEach((ticket) -> ticket.release(-1));
+		assertThat(outcome(flood4)).isEqualTo(FlowOutcome.DISPATCHED);
+		assertThat(outcome(flood5)).isEqualTo(FlowOutcome.DISPATCHED);
+	}
+
+	@Test
+	void withPriorityEnginesATenantWithARequestWaitingKeepsItsOrderAndWaits() {
+		engineTold(EnginePriority.VLLM);
+		FlowController controller = controller(BandPolicy.STRICT, Map.of(), Fairness.TOKENS, 50);
+		FlowTicket running = send(controller, "batch", 0);
+		FlowTicket queued = send(controller, "other", 0); // same level as batch: waits
+		FlowTicket higher = send(controller, "other", 2); // its tenant waits in band 0, not in band 2
+
+		assertThat(outcome(queued)).isNull();
+		assertThat(outcome(higher)).isEqualTo(FlowOutcome.DISPATCHED);
+		running.release(-1);
+		higher.release(-1);
+		assertThat(outcome(queued)).isEqualTo(FlowOutcome.DISPATCHED);
+	}
+
+	@Test
+	void withFifoEnginesEveryPriorityWaitsWhileThePoolIsSaturated() {
+		FlowController controller = controller();
+		send(controller, "batch", 0);
+		FlowTicket interactive = send(controller, "interactive", 5);
+
+		assertThat(outcome(interactive)).isNull();
+	}
 }
