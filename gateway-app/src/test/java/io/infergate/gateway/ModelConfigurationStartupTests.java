@@ -67,7 +67,10 @@ class ModelConfigurationStartupTests {
 				Arguments.of(List.of("infergate.models.chat.target-model=llama-3.1"),
 						"infergate.models.chat: no route; give it a pool, targets or lanes"),
 				Arguments.of(List.of("infergate.pools.llama.timeouts.first-byte=0s"),
-						"infergate.pools.llama.timeouts.first-byte: must be positive (or unset for no limit), was 0ms"));
+						"infergate.pools.llama.timeouts.first-byte: must be positive (or unset for no limit), was 0ms"),
+				Arguments.of(List.of("infergate.pools.llama.engine-priority=vlm"),
+						"Failed to bind properties under 'infergate.pools.llama.engine-priority' to "
+								+ "io.infergate.routing.pool.EnginePriority"));
 	}
 
 	@ParameterizedTest
