@@ -53,6 +53,7 @@ public final class BenchCommand {
 			  --rate R          Poisson rate in requests/s, replacing the file's rate and ladder
 			  --ladder R1,R2    Poisson rates run in turn, replacing the file's rate and ladder
 			  --seed N          replaces the file's seed
+			  --warmup N        requests sent before measuring, replacing the file's 'warmup'
 			  --gateways N1,N2  gateway replicas, replacing the file's 'gateways'; several numbers run in turn
 			  --flow-control true|false
 			                    the gateways' flow control on or off, replacing the file's 'flow-control'
@@ -285,6 +286,8 @@ public final class BenchCommand {
 
 		Long seed;
 
+		Integer warmup;
+
 		List<Integer> gateways;
 
 		Boolean flowControl;
@@ -321,9 +324,9 @@ public final class BenchCommand {
 					options.live = true;
 					continue;
 				}
-				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--gateways",
-						"--flow-control", "--engine-scheduling", "--sharing-delay-ms", "--time-scale", "--gateway-jar",
-						"--sim-jar")
+				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--warmup",
+						"--gateways", "--flow-control", "--engine-scheduling", "--sharing-delay-ms", "--time-scale",
+						"--gateway-jar", "--sim-jar")
 					.contains(arg)) {
 					throw new IllegalArgumentException("unknown option '" + args[i] + "'");
 				}
@@ -373,6 +376,18 @@ public final class BenchCommand {
 					case "--time-scale" -> options.timeScale = positive(arg, value);
 					case "--gateway-jar" -> options.gatewayJar = Path.of(value);
 					case "--sim-jar" -> options.simJar = Path.of(value);
+					case "--warmup" -> {
+						try {
+							options.warmup = Integer.parseInt(value);
+						}
+						catch (NumberFormatException ex) {
+							options.warmup = -1;
+						}
+						if (options.warmup < 0) {
+							throw new IllegalArgumentException("--warmup expects a whole number >= 0, got '" + value
+									+ "'");
+						}
+					}
 					case "--seed" -> {
 						try {
 							options.seed = Long.parseLong(value);
@@ -472,8 +487,8 @@ public final class BenchCommand {
 			Workload.Cluster cluster = (engineScheduling != null)
 					? workload.cluster().withSchedulingPolicy(engineScheduling) : workload.cluster();
 			return new Workload(workload.name(), (seed != null) ? seed : workload.seed(), cluster, arrival,
-					workload.requests(), workload.warmup(), workload.gateways(), workload.shape(), workload.tenants(),
-					(flowControl != null) ? flowControl : workload.flowControl());
+					workload.requests(), (warmup != null) ? warmup : workload.warmup(), workload.gateways(),
+					workload.shape(), workload.tenants(), (flowControl != null) ? flowControl : workload.flowControl());
 		}
 	}
 }

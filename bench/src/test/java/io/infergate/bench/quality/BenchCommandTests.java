@@ -65,6 +65,46 @@ class BenchCommandTests {
 	}
 
 	@Test
+	void engineSchedulingIsFcfsOrPriorityAndWarmupAWholeNumber() {
+		assertThat(run("--workload", "w.yaml", "--policies", "default", "--out", "x", "--engine-scheduling", "sjf"))
+			.isEqualTo(2);
+		assertThat(errors()).isEqualTo(
+				"routing-bench: --engine-scheduling expects fcfs or priority, got 'sjf' (--help for usage)\n");
+		err.reset();
+		assertThat(run("--workload", "w.yaml", "--policies", "default", "--out", "x", "--warmup", "-3")).isEqualTo(2);
+		assertThat(errors()).isEqualTo("routing-bench: --warmup expects a whole number >= 0, got '-3' (--help for usage)\n");
+	}
+
+	@Test
+	void priorityEngineSchedulingAndTheWarmupFromTheCommandLineAreWhatTheReportSays() throws IOException {
+		Path workload = dir.resolve("tenants.yaml");
+		Files.writeString(workload, """
+				name: tenants
+				cluster: {pods: 2, max-num-seqs: 4}
+				arrival: {type: poisson, rate: 200}
+				requests: 40
+				warmup: 5
+				flow-control: true
+				tenants:
+				  interactive: {share: 0.3, priority: 0}
+				  batch: {share: 0.7, priority: -1}
+				shape: {type: random, prompt-len: 100, output-len: 8}
+				""");
+		Path out = dir.resolve("out");
+
+		assertThat(run("--workload", workload.toString(), "--policies", "least-request", "--engine-scheduling",
+				"priority", "--warmup", "12", "--out", out.toString()))
+			.as(errors())
+			.isZero();
+
+		String report = Files.readString(out.resolve("report.md"));
+		assertThat(report).contains("40 measured requests after 12 warm-up")
+			.contains("Engine scheduling priority (the gateways forward each request's priority).")
+			.contains("| rejected | sustained req/s |");
+		assertThat(Files.readString(out.resolve("results.json"))).contains("\"sustainedRequestsPerSec\": ");
+	}
+
+	@Test
 	void aBadWorkloadFileIsRejectedWithItsPathAndKey() throws IOException {
 		Path workload = dir.resolve("bad.yaml");
 		Files.writeString(workload, "name: bad\ncluster: {pods: 0}\n");

@@ -2,6 +2,7 @@ package io.infergate.bench.quality.replay;
 
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -168,6 +169,9 @@ public final class Replay {
 	private long ended;
 
 	private long completed;
+
+	/** When each request completed, warm-up included: the first {@link #completed} entries. */
+	private long[] completionMicros = new long[1024];
 
 	private long failed;
 
@@ -606,7 +610,7 @@ public final class Replay {
 				workload.arrival().type() == Arrival.Type.CLOSED_LOOP ? Double.NaN : ratePerSecond,
 				List.copyOf(measured), issued, completed, failed, end[0] - windowStartCounters[0],
 				end[1] - windowStartCounters[1], end[2] - windowStartCounters[2], perPod, endMicros, prefixIndexBytes,
-				flowControlOn);
+				flowControlOn, Arrays.copyOf(completionMicros, (int) completed));
 	}
 
 	private record Event(long timeMicros, long sequence, Runnable action) {
@@ -735,6 +739,10 @@ public final class Replay {
 			// the tokens the response reports, as the gateway charges them to the tenant
 			sent.ticket.release(request.numPromptTokens() + request.numOutputTokens());
 			settle(sent.limits, request.numPromptTokens(), request.numOutputTokens());
+			if (completed == completionMicros.length) {
+				completionMicros = Arrays.copyOf(completionMicros, completionMicros.length * 2);
+			}
+			completionMicros[(int) completed] = timeMicros;
 			completed++;
 			ended++;
 			progress.requestEnded();

@@ -20,10 +20,21 @@ import java.util.List;
  * @param prefixIndexBytes each gateway replica's prefix index at the end of the run, its own estimate of its memory
  * ({@link io.infergate.routing.prefix.PrefixIndexStats#approximateMemoryBytes()}); empty when not known
  * @param flowControl whether the gateways' flow control was on
+ * @param completionMicros when each request of the run completed (warm-up included), in completion order; empty when
+ * not known
  */
 public record RunResult(String policy, double ratePerSecond, List<RequestRecord> measured, long issued,
 		long completed, long failed, long prefixQueryTokens, long prefixHitTokens, long preemptions,
-		long[] measuredRequestsPerPod, long endMicros, long[] prefixIndexBytes, boolean flowControl) {
+		long[] measuredRequestsPerPod, long endMicros, long[] prefixIndexBytes, boolean flowControl,
+		long[] completionMicros) {
+
+	/** A run whose completion times are not kept. */
+	public RunResult(String policy, double ratePerSecond, List<RequestRecord> measured, long issued, long completed,
+			long failed, long prefixQueryTokens, long prefixHitTokens, long preemptions, long[] measuredRequestsPerPod,
+			long endMicros, long[] prefixIndexBytes, boolean flowControl) {
+		this(policy, ratePerSecond, measured, issued, completed, failed, prefixQueryTokens, prefixHitTokens,
+				preemptions, measuredRequestsPerPod, endMicros, prefixIndexBytes, flowControl, new long[0]);
+	}
 
 	/** A run whose flow control is not known (a live run reads no gateway setting): reported as off. */
 	public RunResult(String policy, double ratePerSecond, List<RequestRecord> measured, long issued, long completed,

@@ -30,6 +30,11 @@ import io.infergate.bench.quality.replay.RunResult;
  * @param schedulerMicrosP50 wall-clock time of the routing decision (filters, scorers, picker), median over the
  * measured requests that were routed; the one figure that is not repeatable
  * @param flowControl whether the gateways' flow control was on
+ * @param sustainedRequestsPerSec requests of any kind (warm-up included) completed while measured requests arrived,
+ * from the first measured arrival to the last, per second: the rate the pods serve under the offered load, which
+ * past capacity is the goodput. Unlike {@code requestsPerSec} it neither counts the drain after the last arrival
+ * nor leaves out the warm-up requests still waiting or running in the window. NaN when the run kept no completion
+ * times (a live run), and for a tenant
  * @param byTenant each tenant's figures, in the workload's order; empty when it names no tenants. A tenant's
  * throughput is over the whole run's measured window, so tenants' throughputs add up to the run's; its prefix hit
  * rate and preemptions are those of its own completed requests (each request's cached prompt tokens over its
@@ -38,7 +43,7 @@ import io.infergate.bench.quality.replay.RunResult;
 public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, double tpotP50Ms, double e2eP50Ms,
 		double e2eP99Ms, double outputTokensPerSec, double requestsPerSec, double prefixHitRate, double loadSkewCv,
 		long preemptions, long failed, long rejected, double schedulerMicrosP50, boolean flowControl,
-		Map<String, Figures> byTenant) {
+		double sustainedRequestsPerSec, Map<String, Figures> byTenant) {
 
 	public static Figures of(RunResult run) {
 		return of(run, List.of());
@@ -77,14 +82,34 @@ public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, doub
 			}
 			byTenant.put(tenant, of(sent, windowSeconds,
 					(promptTokens > 0) ? (double) cachedTokens / promptTokens : 0, perPod, preemptions,
-					run.flowControl(), Map.of()));
+					run.flowControl(), Double.NaN, Map.of()));
 		}
 		return of(run.measured(), windowSeconds, prefixHitRate, run.measuredRequestsPerPod(), run.preemptions(),
-				run.flowControl(), Collections.unmodifiableMap(byTenant));
+				run.flowControl(), sustainedRequestsPerSec(run), Collections.unmodifiableMap(byTenant));
+	}
+
+	/** Completions of any request from the first measured arrival to the last, per second. */
+	static double sustainedRequestsPerSec(RunResult run) {
+		if (run.completionMicros().length == 0 || run.measured().isEmpty()) {
+			return Double.NaN;
+		}
+		long first = run.measured().get(0).arrivalMicros();
+		long last = run.measured().get(run.measured().size() - 1).arrivalMicros();
+		if (last <= first) {
+			return Double.NaN;
+		}
+		long completions = 0;
+		for (long at : run.completionMicros()) {
+			if (at >= first && at <= last) {
+				completions++;
+			}
+		}
+		return completions / ((last - first) / 1e6);
 	}
 
 	private static Figures of(List<RequestRecord> records, double windowSeconds, double prefixHitRate,
-			long[] requestsPerPod, long preemptions, boolean flowControl, Map<String, Figures> byTenant) {
+			long[] requestsPerPod, long preemptions, boolean flowControl, double sustainedRequestsPerSec,
+			Map<String, Figures> byTenant) {
 		int n = records.size();
 		double[] ttft = new double[n];
 		double[] e2e = new double[n];
@@ -123,7 +148,7 @@ public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, doub
 				percentile(ttft, completed, 0.99), percentile(tpot, tpotCount, 0.50), percentile(e2e, completed, 0.50),
 				percentile(e2e, completed, 0.99), outputTokens / windowSeconds, completed / windowSeconds,
 				prefixHitRate, coefficientOfVariation(requestsPerPod), preemptions, failed, rejected,
-				percentile(scheduler, routed, 0.50), flowControl, byTenant);
+				percentile(scheduler, routed, 0.50), flowControl, sustainedRequestsPerSec, byTenant);
 	}
 
 	/** Nearest rank over the first {@code count} values (sorted in place); NaN when there are none. */

@@ -120,12 +120,16 @@ public final class ReportWriter {
 		table(md, policies, false);
 	}
 
-	/** The same, with a column of requests flow control rejected when {@code flowControl}. */
+	/**
+	 * The same, with columns of requests flow control rejected and of the sustained request rate when
+	 * {@code flowControl}.
+	 */
 	public static void table(StringBuilder md, Map<String, Figures> policies, boolean flowControl) {
 		md.append("| policy | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p50 ms | E2E p50 ms | E2E p99 ms "
-				+ "| output tok/s | req/s | prefix hit | load CV | preempt | failed |" + (flowControl ? " rejected |" : "")
-				+ " sched µs p50 |\n");
-		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").append(flowControl ? "---:|" : "")
+				+ "| output tok/s | req/s | prefix hit | load CV | preempt | failed |"
+				+ (flowControl ? " rejected | sustained req/s |" : "") + " sched µs p50 |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+			.append(flowControl ? "---:|---:|" : "")
 			.append("---:|\n");
 		for (Map.Entry<String, Figures> entry : policies.entrySet()) {
 			Figures f = entry.getValue();
@@ -143,7 +147,7 @@ public final class ReportWriter {
 				.append(" | ").append(f.preemptions())
 				.append(" | ").append(f.failed());
 			if (flowControl) {
-				md.append(" | ").append(f.rejected());
+				md.append(" | ").append(f.rejected()).append(" | ").append(fixed(f.sustainedRequestsPerSec(), 1));
 			}
 			md.append(" | ").append(fixed(f.schedulerMicrosP50(), 1)).append(" |\n");
 		}

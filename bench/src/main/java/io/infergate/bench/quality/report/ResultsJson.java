@@ -11,7 +11,7 @@ import java.util.Map;
  * replicas {@code {"workload": NAME, "gateways": {N: {"workload": NAME, "policies": {...}}}}}. Keys keep their order
  * and numbers a fixed number of decimals, so the same figures always give the same bytes; NaN is written as null.
  * <p>
- * The flow-control figures, {@code rejected} and (with tenants) {@code byTenant: {TENANT: FIGURES}}, are written when
+ * The flow-control figures, {@code rejected}, {@code sustainedRequestsPerSec} (not per tenant) and (with tenants) {@code byTenant: {TENANT: FIGURES}}, are written when
  * asked for ({@link #showsFlowControl}): a run with flow control off and no tenants keeps the bytes it always had.
  */
 public final class ResultsJson {
@@ -107,6 +107,9 @@ public final class ResultsJson {
 		field(json, in, "failed", Long.toString(f.failed()), false);
 		if (flowControl) {
 			field(json, in, "rejected", Long.toString(f.rejected()), false);
+			if (!Double.isNaN(f.sustainedRequestsPerSec())) {
+				field(json, in, "sustainedRequestsPerSec", number(f.sustainedRequestsPerSec(), 3), false);
+			}
 		}
 		field(json, in, "schedulerMicrosP50", number(f.schedulerMicrosP50(), 2), !tenants);
 		if (tenants) {

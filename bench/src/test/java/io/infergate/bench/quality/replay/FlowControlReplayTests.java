@@ -92,4 +92,24 @@ class FlowControlReplayTests {
 		assertThat(run.measured()).allSatisfy((record) -> assertThat(record.dispatchMicros())
 			.isEqualTo(record.arrivalMicros()));
 	}
+
+	@Test
+	void theSustainedRateCountsEveryCompletionWhileMeasuredRequestsArriveAndNothingAfter() {
+		RunResult run = run(overloaded("true"));
+		long first = run.measured().get(0).arrivalMicros();
+		long last = run.measured().get(run.measured().size() - 1).arrivalMicros();
+		long[] completions = run.completionMicros();
+		long inWindow = java.util.Arrays.stream(completions).filter((at) -> at >= first && at <= last).count();
+		long measuredInWindow = run.measured()
+			.stream()
+			.filter((record) -> record.completed() && record.finishMicros() <= last)
+			.count();
+
+		Figures figures = Figures.of(run, List.of("interactive", "batch"));
+
+		assertThat(completions).hasSize((int) run.completed()).isSorted();
+		assertThat(inWindow).as("warm-up requests completing in the window count too").isGreaterThan(measuredInWindow);
+		assertThat(figures.sustainedRequestsPerSec()).isCloseTo(inWindow / ((last - first) / 1e6), within(1e-9));
+		assertThat(figures.byTenant().get("batch").sustainedRequestsPerSec()).isNaN();
+	}
 }

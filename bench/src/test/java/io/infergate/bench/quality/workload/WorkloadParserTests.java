@@ -13,6 +13,7 @@ import io.infergate.bench.quality.workload.Workload.LoraMix;
 import io.infergate.bench.quality.workload.Workload.MultiTurn;
 import io.infergate.bench.quality.workload.Workload.SharedPrefix;
 import io.infergate.sim.engine.PerfProfile;
+import io.infergate.sim.engine.SchedulingPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -197,5 +198,18 @@ class WorkloadParserTests {
 			.hasMessage("the file: expected a mapping of keys, got a list");
 		assertThatThrownBy(() -> WorkloadParser.parse("name: [unclosed")).hasMessageStartingWith("not valid YAML: ");
 		assertThatThrownBy(() -> WorkloadParser.parse(Path.of("workloads/none.yaml"))).hasMessage("no such file");
+	}
+
+	@Test
+	void theClustersEnginesScheduleFirstComeFirstServedUnlessTheFileSaysPriority() {
+		assertThat(WorkloadParser.parse(SHARED_PREFIX).cluster().schedulingPolicy()).isEqualTo(SchedulingPolicy.FCFS);
+		Workload priority = WorkloadParser.parse(SHARED_PREFIX.replace("  kv-blocks: 1000\n",
+				"  kv-blocks: 1000\n  scheduling-policy: priority\n"));
+		assertThat(priority.cluster().priorityScheduling()).isTrue();
+		assertThat(priority.cluster().engineConfig(1).schedulingPolicy()).isEqualTo(SchedulingPolicy.PRIORITY);
+		assertThatThrownBy(() -> WorkloadParser.parse(SHARED_PREFIX.replace("  kv-blocks: 1000\n",
+				"  kv-blocks: 1000\n  scheduling-policy: lifo\n")))
+			.isInstanceOf(WorkloadException.class)
+			.hasMessage("cluster.scheduling-policy: expected fcfs or priority, got 'lifo'");
 	}
 }
