@@ -3,6 +3,7 @@ package io.infergate.sim.engine;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.PriorityQueue;
+import java.util.Queue;
 
 /**
  * An engine's queue of waiting requests, as vLLM V1's {@code RequestQueue}: under {@link SchedulingPolicy#FCFS} a
@@ -10,7 +11,7 @@ import java.util.PriorityQueue;
  * ordered by {@link #PRIORITY_ORDER}, where "rejoining the head" means taking the place that order gives. Taking
  * the head is O(1) or O(log n); removing an arbitrary request (an abort) is O(n), as in vLLM.
  */
-abstract class WaitingQueue {
+final class WaitingQueue {
 
 	/**
 	 * Effective priority, then arrival time, then engine request id, lowest first: the order vLLM's
@@ -21,125 +22,65 @@ abstract class WaitingQueue {
 		.thenComparingLong((request) -> request.arrivalMicros)
 		.thenComparingLong((request) -> request.id);
 
+	/** A deque in arrival order (first come, first served), or a heap in {@link #PRIORITY_ORDER}. */
+	private final Queue<EngineRequest> requests;
+
+	/** The deque, or null when the queue is a heap. */
+	private final ArrayDeque<EngineRequest> arrivalOrder;
+
+	private WaitingQueue(SchedulingPolicy policy) {
+		this.arrivalOrder = (policy == SchedulingPolicy.PRIORITY) ? null : new ArrayDeque<>();
+		this.requests = (this.arrivalOrder != null) ? this.arrivalOrder : new PriorityQueue<>(PRIORITY_ORDER);
+	}
+
 	static WaitingQueue create(SchedulingPolicy policy) {
-		return (policy == SchedulingPolicy.PRIORITY) ? new ByPriority() : new FirstComeFirstServed();
+		return new WaitingQueue(policy);
 	}
 
 	/** Queues a newly submitted request. */
-	abstract void add(EngineRequest request);
+	void add(EngineRequest request) {
+		this.requests.add(request);
+	}
 
 	/** Puts back a preempted or skipped request, ahead of the requests that came after it. */
-	abstract void prepend(EngineRequest request);
-
-	/**
-	 * Puts back requests taken from the head in the order they were taken, so that they keep their places; empties
-	 * {@code requests}.
-	 */
-	abstract void prependAll(ArrayDeque<EngineRequest> requests);
-
-	/** The request to admit next, or null. */
-	abstract EngineRequest peek();
-
-	/** Takes the request to admit next. */
-	abstract EngineRequest poll();
-
-	abstract void remove(EngineRequest request);
-
-	abstract int size();
-
-	abstract boolean isEmpty();
-
-	private static final class FirstComeFirstServed extends WaitingQueue {
-
-		private final ArrayDeque<EngineRequest> requests = new ArrayDeque<>();
-
-		@Override
-		void add(EngineRequest request) {
-			this.requests.addLast(request);
+	void prepend(EngineRequest request) {
+		if (this.arrivalOrder != null) {
+			this.arrivalOrder.addFirst(request);
 		}
-
-		@Override
-		void prepend(EngineRequest request) {
-			this.requests.addFirst(request);
-		}
-
-		@Override
-		void prependAll(ArrayDeque<EngineRequest> taken) {
-			while (!taken.isEmpty()) {
-				this.requests.addFirst(taken.pollLast());
-			}
-		}
-
-		@Override
-		EngineRequest peek() {
-			return this.requests.peekFirst();
-		}
-
-		@Override
-		EngineRequest poll() {
-			return this.requests.pollFirst();
-		}
-
-		@Override
-		void remove(EngineRequest request) {
-			this.requests.remove(request);
-		}
-
-		@Override
-		int size() {
-			return this.requests.size();
-		}
-
-		@Override
-		boolean isEmpty() {
-			return this.requests.isEmpty();
+		else {
+			this.requests.add(request);
 		}
 	}
 
-	private static final class ByPriority extends WaitingQueue {
-
-		private final PriorityQueue<EngineRequest> requests = new PriorityQueue<>(PRIORITY_ORDER);
-
-		@Override
-		void add(EngineRequest request) {
-			this.requests.add(request);
+	/**
+	 * Puts back requests taken from the head in the order they were taken, so that they keep their places; empties
+	 * {@code taken}.
+	 */
+	void prependAll(ArrayDeque<EngineRequest> taken) {
+		while (!taken.isEmpty()) {
+			prepend(taken.pollLast());
 		}
+	}
 
-		@Override
-		void prepend(EngineRequest request) {
-			this.requests.add(request);
-		}
+	/** The request to admit next, or null. */
+	EngineRequest peek() {
+		return this.requests.peek();
+	}
 
-		@Override
-		void prependAll(ArrayDeque<EngineRequest> taken) {
-			while (!taken.isEmpty()) {
-				this.requests.add(taken.pollFirst());
-			}
-		}
+	/** Takes the request to admit next. */
+	EngineRequest poll() {
+		return this.requests.poll();
+	}
 
-		@Override
-		EngineRequest peek() {
-			return this.requests.peek();
-		}
+	void remove(EngineRequest request) {
+		this.requests.remove(request);
+	}
 
-		@Override
-		EngineRequest poll() {
-			return this.requests.poll();
-		}
+	int size() {
+		return this.requests.size();
+	}
 
-		@Override
-		void remove(EngineRequest request) {
-			this.requests.remove(request);
-		}
-
-		@Override
-		int size() {
-			return this.requests.size();
-		}
-
-		@Override
-		boolean isEmpty() {
-			return this.requests.isEmpty();
-		}
+	boolean isEmpty() {
+		return this.requests.isEmpty();
 	}
 }
