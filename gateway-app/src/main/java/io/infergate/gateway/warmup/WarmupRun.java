@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
@@ -52,6 +54,11 @@ public final class WarmupRun {
 	static final String LORA_MODEL = "warmup-lora";
 
 	private static final Duration FIRST_ANSWER_WITHIN = Duration.ofSeconds(60);
+
+	/** Longest wait for the throwaway context to close. */
+	static final Duration CLOSE_WITHIN = Duration.ofSeconds(30);
+
+	private static final Log logger = LogFactory.getLog(WarmupRun.class);
 
 	private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -108,7 +115,7 @@ public final class WarmupRun {
 		finally {
 			connections.disposeLater().block(Duration.ofSeconds(5));
 			if (context != null) {
-				context.close();
+				close(context, CLOSE_WITHIN);
 			}
 			if (pods != null) {
 				pods.close();
@@ -116,6 +123,32 @@ public final class WarmupRun {
 		}
 		return new Result(this.requests.get(), this.failed.get(), this.firstFailure.get(), loadMillis,
 				Duration.ofNanos(System.nanoTime() - start).toMillis());
+	}
+
+	/**
+	 * Closes the throwaway context, waiting at most {@code within} ({@link #CLOSE_WITHIN}): the warm-up must never hold up the
+	 * application's start. Closing disposes Reactor Netty's shared HTTP resources, and that disposal has been seen
+	 * to block for good once in a test run (the context's {@code ReactorResourceFactory.stop()} waiting on
+	 * {@code HttpResources.disposeLoopsAndConnectionsLater} while the shared event loops idled); a close that takes
+	 * longer is left to finish on its own daemon thread and said in a WARN line.
+	 * @return whether the context closed in time
+	 */
+	static boolean close(ConfigurableApplicationContext context, Duration within) {
+		Thread closing = new Thread(context::close, "infergate-warmup-close");
+		closing.setDaemon(true);
+		closing.start();
+		try {
+			closing.join(within.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (closing.isAlive()) {
+			logger.warn("The warm-up's throwaway gateway did not close within " + within.toMillis()
+					+ " ms; the application starts without waiting for it");
+			return false;
+		}
+		return true;
 	}
 
 	private static Map<String, Object> properties(List<String> pods, String secret) {

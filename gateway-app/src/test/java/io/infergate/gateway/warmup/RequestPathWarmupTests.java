@@ -3,6 +3,7 @@ package io.infergate.gateway.warmup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +17,9 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
@@ -105,5 +108,28 @@ class RequestPathWarmupTests {
 		List<Tag> tags = meter.getId().getTags();
 		return tags.stream()
 			.anyMatch((tag) -> tag.getValue().equals(WarmupRun.POOL) || tag.getValue().startsWith("warmup-"));
+	}
+
+	@Test
+	void aThrowawayContextThatDoesNotCloseInTimeIsLeftClosingAndSaidSo(CapturedOutput output) throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		GenericApplicationContext stuck = new GenericApplicationContext();
+		stuck.registerBean("stuck", DisposableBean.class,
+				() -> () -> release.await());
+		stuck.refresh();
+		long start = System.nanoTime();
+
+		boolean closed = WarmupRun.close(stuck, Duration.ofMillis(300));
+
+		assertThat(closed).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+		assertThat(output).contains("The warm-up's throwaway gateway did not close within 300 ms; the application "
+				+ "starts without waiting for it");
+		release.countDown();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !stuck.isActive());
+		GenericApplicationContext quick = new GenericApplicationContext();
+		quick.refresh();
+		assertThat(WarmupRun.close(quick, Duration.ofSeconds(5))).isTrue();
+		assertThat(quick.isActive()).isFalse();
 	}
 }
