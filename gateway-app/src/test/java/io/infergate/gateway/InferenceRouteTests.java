@@ -24,6 +24,7 @@ import io.infergate.gateway.route.AuthenticateFilter;
 import io.infergate.gateway.route.AuthorizeModelFilter;
 import io.infergate.gateway.route.CircuitOutcomeFilter;
 import io.infergate.gateway.route.DispatchFilter;
+import io.infergate.gateway.route.EnginePriorityFilter;
 import io.infergate.gateway.route.FlowControlFilter;
 import io.infergate.gateway.route.InferenceRoute;
 import io.infergate.gateway.route.ModelFallbackFilter;
@@ -77,7 +78,7 @@ class InferenceRouteTests extends SimulatedPods {
 		assertThat(filters.stream().<Class<?>>map((filter) -> ((OrderedGatewayFilter) filter).getDelegate().getClass()))
 			.containsExactly(ObserveFilter.class, AuthenticateFilter.class, ReadRequestFilter.class,
 					AuthorizeModelFilter.class, ModelFallbackFilter.class, ResolveModelFilter.class,
-					FlowControlFilter.class, UsageAccountingFilter.class, DispatchFilter.class,
+					FlowControlFilter.class, EnginePriorityFilter.class, UsageAccountingFilter.class, DispatchFilter.class,
 					UpstreamRetryFilter.class, CircuitOutcomeFilter.class, PoolRouteFilter.class);
 		assertThat(filters.stream().mapToInt((filter) -> ((OrderedGatewayFilter) filter).getOrder()))
 			.isSorted();
