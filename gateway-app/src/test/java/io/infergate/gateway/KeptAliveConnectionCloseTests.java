@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * after its body was read, or one answered before the end of its (empty) body was read. A request a client sends
  * just as the gateway closes it is either answered or meets a closed connection at once: the client is never left
  * waiting. Which of the two it meets depends on whether its bytes arrive before the close; a client that keeps idle
- * connections shorter than the header timeout never meets the close (README, "Slow or stuck peers").
+ * connections shorter than the header timeout never meets the close (README, "Slow or stuck peers"). A request
+ * pipelined behind another one that asks to close is answered after it, and the connection closes after the second.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
@@ -94,6 +95,26 @@ class KeptAliveConnectionCloseTests extends SimulatedPods {
 	 * Sends {@code first}, reads its answer whole, idles {@code idleMillis}, sends a request for the model list on
 	 * the same connection: "answered STATUS", "closed" (end of stream or reset), or "left waiting".
 	 */
+	@Test
+	void aPipelinedRequestAskingToCloseIsAnsweredAfterTheOneBeforeItAndThenTheConnectionCloses() throws Exception {
+		String closing = CHAT.replace("Host: gateway\r\n", "Host: gateway\r\nConnection: close\r\n");
+		try (Socket socket = new Socket("127.0.0.1", port)) {
+			socket.setSoTimeout(LEFT_WAITING_MILLIS);
+			OutputStream out = socket.getOutputStream();
+			InputStream in = socket.getInputStream();
+			out.write((CHAT + closing).getBytes(StandardCharsets.UTF_8));
+			out.flush();
+
+			String first = RawHttp.readResponse(in);
+			String second = RawHttp.readResponse(in);
+
+			assertThat(first).startsWith("HTTP/1.1 200 ").doesNotContainIgnoringCase("connection: close");
+			assertThat(second).as("the pipelined request is answered").startsWith("HTTP/1.1 200 ")
+				.containsIgnoringCase("connection: close");
+			assertThat(in.read()).as("then the connection closes").isEqualTo(-1);
+		}
+	}
+
 	private String secondRequestAfterIdling(String first, long idleMillis) throws IOException, InterruptedException {
 		try (Socket socket = new Socket("127.0.0.1", port)) {
 			socket.setSoTimeout(LEFT_WAITING_MILLIS);

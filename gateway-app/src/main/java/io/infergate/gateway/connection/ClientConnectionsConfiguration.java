@@ -8,7 +8,10 @@ import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Deadlines and a cap on the API port's client connections: {@link ClientConnectionDeadlines}. */
+/**
+ * Deadlines and a cap on the API port's client connections ({@link ClientConnectionDeadlines}), and pipelined
+ * requests answered in full ({@link PipelinedConnectionClose}).
+ */
 @Configuration(proxyBeanMethods = false)
 public class ClientConnectionsConfiguration {
 
@@ -20,6 +23,8 @@ public class ClientConnectionsConfiguration {
 				channel.pipeline()
 					.addAfter(NettyPipeline.HttpCodec, ClientConnectionDeadlines.NAME,
 							new ClientConnectionDeadlines(properties, openConnections));
+				channel.pipeline().addAfter(NettyPipeline.HttpCodec, PipelinedConnectionClose.NAME,
+						new PipelinedConnectionClose());
 			}
 		});
 	}
