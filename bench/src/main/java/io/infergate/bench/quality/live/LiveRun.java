@@ -123,7 +123,9 @@ public final class LiveRun {
 				+ "as the modelled GPU) behind %d gateway jars on loopback; requests sent at the workload's Poisson "
 				+ "arrival times ÷ the time scale, round-robin over the gateways. Times below are model time (wall × "
 				+ "time scale). The prediction is the virtual-time replay of the same workload, policy and number of "
-				+ "gateways.%n%n", workload.cluster().pods(), timeScale, timeScale, workload.gateways()));
+				+ "gateways. Engine scheduling %s%s.%n%n", workload.cluster().pods(), timeScale, timeScale,
+				workload.gateways(), workload.cluster().schedulingPolicy().cliName(),
+				workload.cluster().priorityScheduling() ? " (the gateways forward each request's priority)" : ""));
 		md.append("Reproduce:\n\n    ").append(command).append("\n\n");
 		md.append(table).append('\n');
 		md.append("Runs: ").append(String.join("; ", timings)).append("\n\n");
