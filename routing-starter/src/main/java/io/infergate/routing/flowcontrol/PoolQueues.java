@@ -337,8 +337,9 @@ final class PoolQueues {
 	}
 
 	private void dispatch(FlowTicket ticket, long nowMillis, List<FlowTicket> decided) {
-		ticket.shareRank = shareRank(ticket.tenant, bands.get(ticket.priority));
 		if (priorityEngine) {
+			// only an engine told the priority reads the rank; it costs a pass over the band's tenants
+			ticket.shareRank = shareRank(ticket.tenant, bands.get(ticket.priority));
 			inFlightLevels.computeIfAbsent(ticket.engineLevel(), (level) -> new int[1])[0]++;
 		}
 		ticket.tenant.inFlight++;
