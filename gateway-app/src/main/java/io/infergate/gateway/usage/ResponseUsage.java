@@ -3,6 +3,11 @@ package io.infergate.gateway.usage;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
@@ -31,13 +36,7 @@ public final class ResponseUsage {
 
 	static final int TAIL_BYTES = 4096;
 
-	private static final byte[] PROMPT_TOKENS = bytes("prompt_tokens");
-
-	private static final byte[] INPUT_TOKENS = bytes("input_tokens");
-
-	private static final byte[] COMPLETION_TOKENS = bytes("completion_tokens");
-
-	private static final byte[] OUTPUT_TOKENS = bytes("output_tokens");
+	private static final JsonFactory JSON = new JsonFactory();
 
 	private static final byte[] USAGE_KEY = bytes("\"usage\"");
 
@@ -231,61 +230,30 @@ public final class ResponseUsage {
 		return -1;
 	}
 
-	/**
-	 * Reads the token counts of the usage object at {@code objectStart}: its top-level integer members, the nested
-	 * objects (such as {@code prompt_tokens_details}) skipped. Read by hand, not with a JSON parser: it runs once per
-	 * response on the relay path, and creating a parser cost more than the whole scan. A malformed object is ignored.
-	 */
 	private void readUsage(byte[] data, int objectStart, int end) {
 		long prompt = -1;
 		long completion = -1;
-		int at = skipSpaces(data, objectStart + 1, end);
-		if (at < end && data[at] == '}') {
-			return;
-		}
-		while (at < end) {
-			if (data[at] != '"') {
+		try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), data, objectStart, end - objectStart)) {
+			if (parser.nextToken() != JsonToken.START_OBJECT) {
 				return;
 			}
-			int nameEnd = skipString(data, at, end);
-			if (nameEnd < 0) {
-				return;
-			}
-			int nameStart = at + 1;
-			int nameLength = nameEnd - 1 - nameStart;
-			at = skipSpaces(data, nameEnd, end);
-			if (at >= end || data[at] != ':') {
-				return;
-			}
-			at = skipSpaces(data, at + 1, end);
-			int valueEnd = skipValue(data, at, end);
-			if (valueEnd < 0) {
-				return;
-			}
-			long number = integer(data, at, valueEnd);
-			if (number >= 0) {
+			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+				String name = parser.currentName();
+				JsonToken value = parser.nextToken();
 				// the Responses API names them input and output tokens
-				if (named(data, nameStart, nameLength, PROMPT_TOKENS) || named(data, nameStart, nameLength, INPUT_TOKENS)) {
-					prompt = number;
+				if (value == JsonToken.VALUE_NUMBER_INT && ("prompt_tokens".equals(name) || "input_tokens".equals(name))) {
+					prompt = parser.getLongValue();
 				}
-				else if (named(data, nameStart, nameLength, COMPLETION_TOKENS)
-						|| named(data, nameStart, nameLength, OUTPUT_TOKENS)) {
-					completion = number;
+				else if (value == JsonToken.VALUE_NUMBER_INT
+						&& ("completion_tokens".equals(name) || "output_tokens".equals(name))) {
+					completion = parser.getLongValue();
+				}
+				else {
+					parser.skipChildren();
 				}
 			}
-			at = skipSpaces(data, valueEnd, end);
-			if (at >= end) {
-				return;
-			}
-			if (data[at] == '}') {
-				break;
-			}
-			if (data[at] != ',') {
-				return;
-			}
-			at = skipSpaces(data, at + 1, end);
 		}
-		if (at >= end) {
+		catch (JacksonException ex) {
 			return;
 		}
 		if (prompt >= 0) {
@@ -293,80 +261,6 @@ public final class ResponseUsage {
 			promptTokens = prompt;
 			completionTokens = Math.max(completion, 0);
 		}
-	}
-
-	private static boolean named(byte[] data, int start, int length, byte[] name) {
-		return length == name.length && Arrays.equals(data, start, start + length, name, 0, length);
-	}
-
-	/** The non-negative integer that {@code [start, end)} holds exactly, or -1 (a fraction, a string, a literal). */
-	private static long integer(byte[] data, int start, int end) {
-		if (start >= end || end - start > 18) {
-			return -1;
-		}
-		long value = 0;
-		for (int i = start; i < end; i++) {
-			if (data[i] < '0' || data[i] > '9') {
-				return -1;
-			}
-			value = value * 10 + (data[i] - '0');
-		}
-		return value;
-	}
-
-	private static int skipSpaces(byte[] data, int at, int end) {
-		while (at < end && isSpace(data[at])) {
-			at++;
-		}
-		return at;
-	}
-
-	/** Just past the string opening at {@code at}, or -1 when it does not end before {@code end}. */
-	private static int skipString(byte[] data, int at, int end) {
-		for (int i = at + 1; i < end; i++) {
-			if (data[i] == '\\') {
-				i++;
-			}
-			else if (data[i] == '"') {
-				return i + 1;
-			}
-		}
-		return -1;
-	}
-
-	/** Just past the JSON value starting at {@code at}, or -1 when it does not end before {@code end}. */
-	private static int skipValue(byte[] data, int at, int end) {
-		if (at >= end) {
-			return -1;
-		}
-		if (data[at] == '"') {
-			return skipString(data, at, end);
-		}
-		if (data[at] == '{' || data[at] == '[') {
-			int depth = 0;
-			for (int i = at; i < end; i++) {
-				byte b = data[i];
-				if (b == '"') {
-					i = skipString(data, i, end);
-					if (i < 0) {
-						return -1;
-					}
-					i--;
-				}
-				else if (b == '{' || b == '[') {
-					depth++;
-				}
-				else if ((b == '}' || b == ']') && --depth == 0) {
-					return i + 1;
-				}
-			}
-			return -1;
-		}
-		int i = at;
-		while (i < end && data[i] != ',' && data[i] != '}' && data[i] != ']' && !isSpace(data[i])) {
-			i++;
-		}
-		return (i > at) ? i : -1;
 	}
 
 	private static boolean isSpace(byte b) {
