@@ -83,9 +83,7 @@ public final class FlowController {
 	 * none.
 	 */
 	public Integer enginePriority(FlowTicket ticket) {
-		EndpointPool endpoints = registry.pool(ticket.pool());
-		EnginePriority convention = (endpoints != null) ? endpoints.settings().enginePriority() : EnginePriority.NONE;
-		return convention.forwarded(ticket.engineLevel());
+		return ticket.queues.enginePriority.forwarded(ticket.engineLevel());
 	}
 
 	/** {@code requested} within {@code max-ttl}, or {@code default-ttl} when {@code null}. */
@@ -133,9 +131,10 @@ public final class FlowController {
 
 	private PoolQueues newQueues(String pool) {
 		EndpointPool endpoints = registry.pool(pool);
-		boolean priorityEngine = endpoints != null && endpoints.settings().enginePriority() != EnginePriority.NONE;
+		EnginePriority enginePriority = (endpoints != null) ? endpoints.settings().enginePriority()
+				: EnginePriority.NONE;
 		PoolQueues queues = new PoolQueues(pool, properties, capacity, () -> readyEndpoints(pool), meters, clock,
-				priorityEngine);
+				enginePriority);
 		meters.register(queues);
 		return queues;
 	}

@@ -75,15 +75,17 @@ final class PoolQueues {
 
 	volatile long inFlightTokens;
 
-	/** Whether the pool's engines schedule by the priority the gateway forwards. */
-	private final boolean priorityEngine;
+	/** How the pool's engines are told a request's priority. */
+	final EnginePriority enginePriority;
+
 
 	/** Engine levels of the requests in flight, with their counts, while the engines schedule by priority. */
 	private final TreeMap<Integer, int[]> inFlightLevels = new TreeMap<>();
 
 	PoolQueues(String pool, FlowControlProperties properties, PoolCapacity capacity,
-			Supplier<List<Endpoint>> readyEndpoints, FlowControlMeters meters, Clock clock, boolean priorityEngine) {
-		this.priorityEngine = priorityEngine;
+			Supplier<List<Endpoint>> readyEndpoints, FlowControlMeters meters, Clock clock,
+			EnginePriority enginePriority) {
+		this.enginePriority = enginePriority;
 		this.pool = pool;
 		this.properties = properties;
 		this.capacity = capacity;
@@ -236,7 +238,7 @@ final class PoolQueues {
 
 	private void releaseLocked(FlowTicket ticket, long usedTokens, List<FlowTicket> decided) {
 		ticket.state = State.ENDED;
-		if (priorityEngine) {
+		if (priorityEngine()) {
 			int level = ticket.engineLevel();
 			int[] count = inFlightLevels.get(level);
 			if (--count[0] == 0) {
@@ -337,7 +339,7 @@ final class PoolQueues {
 	}
 
 	private void dispatch(FlowTicket ticket, long nowMillis, List<FlowTicket> decided) {
-		if (priorityEngine) {
+		if (priorityEngine()) {
 			// only an engine told the priority reads the rank; it costs a pass over the band's tenants
 			ticket.shareRank = shareRank(ticket.tenant, bands.get(ticket.priority));
 			inFlightLevels.computeIfAbsent(ticket.engineLevel(), (level) -> new int[1])[0]++;
@@ -357,6 +359,11 @@ final class PoolQueues {
 		decided.add(ticket);
 	}
 
+	/** Whether the pool's engines schedule by the priority the gateway forwards. */
+	private boolean priorityEngine() {
+		return enginePriority != EnginePriority.NONE;
+	}
+
 	/**
 	 * Whether the pool's engines will serve {@code ticket} ahead of work already in flight, so it need not wait at the
 	 * gateway while the pool is saturated: they schedule by priority, it is not sheddable, its tenant has no request
@@ -366,7 +373,7 @@ final class PoolQueues {
 	 * engines' queues hold no more than the detector lets through plus what they serve first.
 	 */
 	private boolean servedAheadByEngine(FlowTicket ticket) {
-		if (!priorityEngine || ticket.priority < 0 || !ticket.tenant.tickets.isEmpty() || inFlightLevels.isEmpty()) {
+		if (!priorityEngine() || ticket.priority < 0 || !ticket.tenant.tickets.isEmpty() || inFlightLevels.isEmpty()) {
 			return false;
 		}
 		int rank = shareRank(ticket.tenant, bands.get(ticket.priority));
