@@ -31,7 +31,6 @@ public class EnginePriorityFilter implements GatewayFilter {
 		InferenceContext context = InferenceContext.find(exchange);
 		FlowTicket ticket = context.flowTicket();
 		Integer forwarded = (ticket != null) ? engine.enginePriority(ticket) : null;
-		context.enginePriority(forwarded);
 		boolean clientSentOne = context.parsed().priority() != null;
 		if ((forwarded == null && !clientSentOne) || !(exchange.getRequest() instanceof CachedBodyRequest request)) {
 			return chain.filter(exchange);

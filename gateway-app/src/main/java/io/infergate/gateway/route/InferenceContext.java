@@ -57,7 +57,6 @@ public final class InferenceContext {
 
 	private FlowTicket flowTicket;
 
-	private Integer enginePriority;
 
 	InferenceContext(InferenceApi api) {
 		this.api = api;
@@ -208,14 +207,5 @@ public final class InferenceContext {
 
 	void flowTicket(FlowTicket ticket) {
 		this.flowTicket = ticket;
-	}
-
-	/** The {@code priority} written into the body forwarded to the engine, or {@code null} when none was. */
-	public Integer enginePriority() {
-		return enginePriority;
-	}
-
-	void enginePriority(Integer priority) {
-		this.enginePriority = priority;
 	}
 }

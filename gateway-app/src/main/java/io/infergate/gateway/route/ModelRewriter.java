@@ -27,6 +27,16 @@ final class ModelRewriter {
 		return result;
 	}
 
+	/** Where the body's opening brace is (a JSON object may start with whitespace). */
+	static int openingBrace(byte[] body) {
+		for (int i = 0; i < body.length; i++) {
+			if (body[i] == '{') {
+				return i;
+			}
+		}
+		throw new IllegalArgumentException("the body is not a JSON object");
+	}
+
 	private static byte[] quote(String value) {
 		byte[] escaped = JsonStringEncoder.getInstance().quoteAsUTF8(value);
 		byte[] quoted = new byte[escaped.length + 2];

@@ -16,6 +16,8 @@ final class PriorityRewriter {
 
 	private static final JsonFactory JSON = new JsonFactory();
 
+	private static final byte[] QUOTED_NAME = "\"priority\"".getBytes(StandardCharsets.US_ASCII);
+
 	private PriorityRewriter() {
 	}
 
@@ -28,7 +30,7 @@ final class PriorityRewriter {
 			System.arraycopy("\"priority\":".getBytes(StandardCharsets.US_ASCII), 0, inserted, 0, 11);
 			System.arraycopy(written, 0, inserted, 11, written.length);
 			inserted[inserted.length - 1] = ',';
-			int brace = openingBrace(body);
+			int brace = ModelRewriter.openingBrace(body);
 			return ModelRewriter.splice(body, brace + 1, brace + 1, inserted);
 		}
 		return ModelRewriter.splice(body, member.valueStart, member.valueEnd, written);
@@ -60,8 +62,14 @@ final class PriorityRewriter {
 		return ModelRewriter.splice(body, start, end, new byte[0]);
 	}
 
-	/** Where the top-level {@code priority} member sits, or {@code null} when the body has none. */
+	/**
+	 * Where the top-level {@code priority} member sits, or {@code null} when the body has none. A body without the
+	 * bytes {@code "priority"} anywhere, as nearly every body, is not parsed again.
+	 */
 	private static Member find(byte[] body) {
+		if (!contains(body, QUOTED_NAME)) {
+			return null;
+		}
 		try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), body)) {
 			parser.nextToken();
 			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
@@ -80,13 +88,16 @@ final class PriorityRewriter {
 		return null;
 	}
 
-	private static int openingBrace(byte[] body) {
-		for (int i = 0; i < body.length; i++) {
-			if (body[i] == '{') {
-				return i;
+	private static boolean contains(byte[] body, byte[] pattern) {
+		outer: for (int i = 0; i + pattern.length <= body.length; i++) {
+			for (int j = 0; j < pattern.length; j++) {
+				if (body[i + j] != pattern[j]) {
+					continue outer;
+				}
 			}
+			return true;
 		}
-		throw new IllegalArgumentException("the body is not a JSON object");
+		return false;
 	}
 
 	private static int skipWhitespace(byte[] body, int from) {

@@ -28,7 +28,7 @@ final class StreamOptionsRewriter {
 	static byte[] includeUsage(byte[] body, StreamOptions options) {
 		return switch (options) {
 			case INCLUDE_USAGE -> body;
-			case ABSENT -> insert(body, openingBrace(body) + 1, ADDED_OPTIONS);
+			case ABSENT -> insert(body, ModelRewriter.openingBrace(body) + 1, ADDED_OPTIONS);
 			case NULL, WITHOUT_USAGE -> rewriteOptions(body);
 		};
 	}
@@ -64,15 +64,6 @@ final class StreamOptionsRewriter {
 			}
 		}
 		throw new IllegalArgumentException("the body has no stream_options");
-	}
-
-	private static int openingBrace(byte[] body) {
-		for (int i = 0; i < body.length; i++) {
-			if (body[i] == '{') {
-				return i;
-			}
-		}
-		throw new IllegalArgumentException("the body is not a JSON object");
 	}
 
 	private static byte[] replace(byte[] body, int start, int end, String replacement) {
