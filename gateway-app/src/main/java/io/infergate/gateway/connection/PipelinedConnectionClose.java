@@ -31,14 +31,14 @@ public final class PipelinedConnectionClose extends ChannelDuplexHandler {
 	/** Requests whose head arrived. */
 	private long requests;
 
-	/** Final responses whose head was written. */
-	private long responsesStarted;
-
-	/** Final responses fully written. */
+	/** Final responses fully written; responses go out in order, so the one being written is the next. */
 	private long responsesEnded;
 
 	/** The request (by count from 1) whose response must close the connection, or 0. */
 	private long closeAfter;
+
+	/** Whether a final response's head went out and its end has not. */
+	private boolean responseOpen;
 
 	@Override
 	public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
@@ -55,23 +55,26 @@ public final class PipelinedConnectionClose extends ChannelDuplexHandler {
 
 	@Override
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-		boolean closing = false;
-		if (msg instanceof HttpResponse response
-				&& response.status().codeClass() != HttpStatusClass.INFORMATIONAL) {
-			this.responsesStarted++;
-			if (this.responsesStarted == this.closeAfter) {
+		if (msg instanceof HttpResponse response && response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+			// a 100 Continue is no answer
+			super.write(ctx, msg, promise);
+			return;
+		}
+		boolean closing = this.responsesEnded + 1 == this.closeAfter;
+		if (msg instanceof HttpResponse response) {
+			this.responseOpen = true;
+			if (closing) {
 				HttpUtil.setKeepAlive(response, false);
 			}
 		}
-		if (msg instanceof LastHttpContent && this.responsesEnded < this.responsesStarted) {
+		if (msg instanceof LastHttpContent && this.responseOpen) {
+			this.responseOpen = false;
 			this.responsesEnded++;
-			closing = this.responsesEnded == this.closeAfter;
+			if (closing) {
+				ctx.write(msg, promise.unvoid()).addListener(ChannelFutureListener.CLOSE);
+				return;
+			}
 		}
-		if (closing) {
-			ctx.write(msg, promise.unvoid()).addListener(ChannelFutureListener.CLOSE);
-		}
-		else {
-			super.write(ctx, msg, promise);
-		}
+		super.write(ctx, msg, promise);
 	}
 }
