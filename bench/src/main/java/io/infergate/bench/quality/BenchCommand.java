@@ -376,18 +376,7 @@ public final class BenchCommand {
 					case "--time-scale" -> options.timeScale = positive(arg, value);
 					case "--gateway-jar" -> options.gatewayJar = Path.of(value);
 					case "--sim-jar" -> options.simJar = Path.of(value);
-					case "--warmup" -> {
-						try {
-							options.warmup = Integer.parseInt(value);
-						}
-						catch (NumberFormatException ex) {
-							options.warmup = -1;
-						}
-						if (options.warmup < 0) {
-							throw new IllegalArgumentException("--warmup expects a whole number >= 0, got '" + value
-									+ "'");
-						}
-					}
+					case "--warmup" -> options.warmup = nonNegativeWhole(arg, value);
 					case "--seed" -> {
 						try {
 							options.seed = Long.parseLong(value);
@@ -441,6 +430,19 @@ public final class BenchCommand {
 				// reported below
 			}
 			throw new IllegalArgumentException(option + " expects whole numbers >= 1, got '" + value + "'");
+		}
+
+		private static int nonNegativeWhole(String option, String value) {
+			try {
+				int number = Integer.parseInt(value);
+				if (number >= 0) {
+					return number;
+				}
+			}
+			catch (NumberFormatException ex) {
+				// reported below
+			}
+			throw new IllegalArgumentException(option + " expects a whole number >= 0, got '" + value + "'");
 		}
 
 		private static double nonNegative(String option, String value) {
