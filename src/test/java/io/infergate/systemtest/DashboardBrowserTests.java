@@ -44,7 +44,8 @@ class DashboardBrowserTests {
 
 	@BeforeAll
 	static void start() throws Exception {
-		gateway = GatewayProcess.start("dashboard");
+		// llm-d's profile: several weighted scorers for the decision table and the what-if view to show and change
+		gateway = GatewayProcess.start("dashboard", "--infergate.scheduling.default-profile=llm-d");
 		browser = Browser.start();
 		browser.authorize(GatewayProcess.basicCredentials());
 	}
@@ -201,7 +202,7 @@ class DashboardBrowserTests {
 		String profiles = browser.waitUpTo(WAIT).until((driver) -> driver.findElement(By.id("profiles")).getText());
 
 		assertThat(models).contains("demo · demo-llama · demo-lora");
-		assertThat(profiles).contains("demo", "default", "ready, circuit-breaker, saturation", "queue (2)", "prefix-cache (3)",
+		assertThat(profiles).contains("demo", "llm-d", "ready, circuit-breaker, saturation", "queue (2)", "prefix-cache (3)",
 				"max-score");
 		browser.screenshot("profiles");
 	}

@@ -41,6 +41,8 @@ class InferenceApisRoutingTests extends SimulatedPods {
 		chatPod = sims.start("llama-3.1", PerfProfile.ZERO, (engine) -> {
 		});
 		registry.add("infergate.pools.embed.endpoints", () -> Sims.urls(embedder));
+		// a profile with the prefix-cache scorer, whose score shows what the scheduler was given as a prompt
+		registry.add("infergate.pools.embed.profile", () -> "llm-d");
 		registry.add("infergate.pools.chat.endpoints", () -> Sims.urls(chatPod));
 		registry.add("infergate.models.embeddings.pool", () -> "embed");
 		registry.add("infergate.models.embeddings.target-model", () -> "bge-m3");
@@ -82,6 +84,9 @@ class InferenceApisRoutingTests extends SimulatedPods {
 		JsonNode decision = json.readTree(Http.getAsAdmin(managementUrl("/actuator/inference")).body()).path("decisions").get(0);
 
 		assertThat(decision.path("pool").asString()).isEqualTo("embed");
+		assertThat(decision.path("scores").isEmpty()).isFalse();
+		decision.path("scores").forEach((endpoint) -> assertThat(endpoint.path("scorers").path("prefix-cache").isNumber())
+			.isTrue());
 		decision.path("scores").forEach((endpoint) -> assertThat(endpoint.path("scorers").path("prefix-cache").asDouble())
 			.isZero());
 	}

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -51,11 +53,14 @@ class PrefixRoutingTests extends SimulatedPods {
 		}
 		SimulatedModelServer[] all = pods.toArray(SimulatedModelServer[]::new);
 		registry.add("infergate.pools.cached.endpoints", () -> Sims.urls(all));
-		registry.add("infergate.pools.cached.profile", () -> "default");
+		registry.add("infergate.pools.cached.profile", () -> "llm-d");
+		registry.add("infergate.pools.shipped-default.endpoints", () -> Sims.urls(all));
 		registry.add("infergate.pools.sticky.endpoints", () -> Sims.urls(all));
 		registry.add("infergate.pools.sticky.profile", () -> "session");
 		registry.add("infergate.models.prefix-aware.pool", () -> "cached");
 		registry.add("infergate.models.prefix-aware.target-model", () -> "llama");
+		registry.add("infergate.models.by-default.pool", () -> "shipped-default");
+		registry.add("infergate.models.by-default.target-model", () -> "llama");
 		registry.add("infergate.models.sessions.pool", () -> "sticky");
 		registry.add("infergate.models.sessions.target-model", () -> "llama");
 	}
@@ -101,15 +106,17 @@ class PrefixRoutingTests extends SimulatedPods {
 		return pods.stream().filter((pod) -> Sims.id(pod).equals(id)).findFirst().orElseThrow();
 	}
 
-	@Test
-	void requestsSharingASystemPromptLandOnThePodThatCachedIt() {
-		String system = systemPrompt("alpha", 4000);
+	/** llm-d's weights ({@code prefix-aware}) and the shipped default profile ({@code by-default}). */
+	@ParameterizedTest
+	@ValueSource(strings = { "prefix-aware", "by-default" })
+	void requestsSharingASystemPromptLandOnThePodThatCachedIt(String model) {
+		String system = systemPrompt("alpha-" + model, 4000);
 		List<String> served = new ArrayList<>();
-		served.add(served(Http.send(request(body("prefix-aware", system, "Question 0?", false, 4), null))));
+		served.add(served(Http.send(request(body(model, system, "Question 0?", false, 4), null))));
 		long hitsAfterFirst = pod(served.get(0)).metrics().prefixCacheHitTokens();
 
 		for (int i = 1; i < 20; i++) {
-			served.add(served(Http.send(request(body("prefix-aware", system, "Question " + i + "?", false, 4), null))));
+			served.add(served(Http.send(request(body(model, system, "Question " + i + "?", false, 4), null))));
 		}
 
 		assertThat(new HashSet<>(served)).containsExactly(served.get(0));

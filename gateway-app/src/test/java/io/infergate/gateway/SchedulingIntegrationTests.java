@@ -64,7 +64,7 @@ class SchedulingIntegrationTests extends SimulatedPods {
 			}
 		}
 		registry.add("infergate.pools.loaded.endpoints", () -> Sims.urls(pod0, pod1, pod2));
-		registry.add("infergate.pools.loaded.profile", () -> "default");
+		registry.add("infergate.pools.loaded.profile", () -> "llm-d");
 		registry.add("infergate.pools.rotating.endpoints", () -> Sims.urls(pod0, pod1, pod2));
 		registry.add("infergate.pools.rotating.profile", () -> "round-robin");
 		registry.add("infergate.pools.lora.endpoints", () -> Sims.urls(lora0, lora1, lora2));
@@ -91,7 +91,7 @@ class SchedulingIntegrationTests extends SimulatedPods {
 	}
 
 	@Test
-	void theDefaultProfileSendsNothingToAPodWhoseQueueDirectTrafficFilled() throws Exception {
+	void theLlmDProfileSendsNothingToAPodWhoseQueueDirectTrafficFilled() throws Exception {
 		List<CompletableFuture<HttpResponse<InputStream>>> direct = streams(pod1, "llama", 12);
 		try {
 			Endpoint busy = endpoints.pool("loaded").endpoint(EndpointId.parse(Sims.id(pod1)));

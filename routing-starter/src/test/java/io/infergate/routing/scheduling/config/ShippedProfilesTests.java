@@ -33,18 +33,32 @@ class ShippedProfilesTests {
 	static final String DEPRECATED_CHOICE = "Choosing the default scheduling profile with ";
 
 	@Test
-	void defaultProfileIsDefaultWithLlmDsWeights() {
+	void defaultProfileIsDefaultWithHybridsDefinitionAndLlmDsWeightsAreLlmD() {
 		try (ConfigurableApplicationContext context = run(new String[0])) {
 			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
 			SchedulingProfile profile = profiles.defaultProfile();
 
-			assertThat(profiles.names()).containsExactly("default", "precise", "load-only", "least-request",
+			assertThat(profiles.names()).containsExactly("default", "llm-d", "precise", "load-only", "least-request",
 					"round-robin", "random", "prefix-only", "chwbl", "chwbl-engine-load", "session", "hybrid");
 			assertThat(profile.name()).isEqualTo("default");
-			assertThat(profile.filters()).extracting((filter) -> filter.name()).containsExactly("ready", "circuit-breaker", "saturation");
-			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
-				.containsExactly("queue=2.0", "kv-cache=2.0", "prefix-cache=3.0");
-			assertThat(profile.picker().name()).isEqualTo("max-score");
+			assertThat(describe(profile)).isEqualTo(describe(profiles.get("hybrid")))
+				.isEqualTo("[ready, circuit-breaker, lora-affinity] {estimated-ttft=1.0} max-score");
+			assertThat(describe(profiles.get("llm-d")))
+				.isEqualTo("[ready, circuit-breaker, saturation] {queue=2.0, kv-cache=2.0, prefix-cache=3.0} max-score");
+		}
+	}
+
+	@Test
+	void changingTheDefaultLeavesHybridAsShipped(@TempDir Path directory) throws IOException {
+		String location = applicationFile(directory, """
+				infergate.scheduling.profiles.default.scorers.estimated-ttft: 2
+				""");
+
+		try (ConfigurableApplicationContext context = run(new String[0], location)) {
+			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
+
+			assertThat(describe(profiles.defaultProfile())).contains("{estimated-ttft=2.0}");
+			assertThat(describe(profiles.get("hybrid"))).contains("{estimated-ttft=1.0}");
 		}
 	}
 
@@ -69,7 +83,7 @@ class ShippedProfilesTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "precise", "load-only", "least-request", "round-robin", "random", "prefix-only", "chwbl",
+	@ValueSource(strings = { "llm-d", "precise", "load-only", "least-request", "round-robin", "random", "prefix-only", "chwbl",
 			"chwbl-engine-load", "session", "hybrid" })
 	void springProfileOfTheSameNameBecomesTheDefault(String name) {
 		try (ConfigurableApplicationContext context = run(new String[] { name })) {
@@ -118,12 +132,12 @@ class ShippedProfilesTests {
 	@Test
 	void applicationFileOverridesShippedDefinitions(@TempDir Path directory) throws IOException {
 		String location = applicationFile(directory, """
-				infergate.scheduling.profiles.default.scorers.queue: 5
-				infergate.scheduling.profiles.default.picker: random
+				infergate.scheduling.profiles.llm-d.scorers.queue: 5
+				infergate.scheduling.profiles.llm-d.picker: random
 				""");
 
 		try (ConfigurableApplicationContext context = run(new String[0], location)) {
-			SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get("default");
+			SchedulingProfile profile = context.getBean(SchedulingProfiles.class).get("llm-d");
 
 			assertThat(profile.scorers()).extracting((weighted) -> weighted.scorer().name() + "=" + weighted.weight())
 				.containsExactly("queue=5.0", "kv-cache=2.0", "prefix-cache=3.0");
