@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 JAR=bench/target/routing-bench.jar
-POLICIES=${POLICIES:-round-robin,least-request,load-only,default,prefix-only,chwbl,session,hybrid,oracle}
+POLICIES=${POLICIES:-round-robin,least-request,load-only,llm-d,prefix-only,chwbl,session,hybrid,oracle}
 LADDER_POLICIES=${LADDER_POLICIES:-round-robin,least-request,hybrid,oracle}
 OUT=${OUT:-bench-out}
 for workload in shared-prefix multi-turn-chat no-sharing llm-d-prefix lora-mix heterogeneous; do

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 JAR=${JAR:-bench/target/routing-bench.jar}
 OUT=${OUT:-bench-out/scale-out}
 LOCK=${LOCK:-/tmp/infergate-cpu.lock}
-POLICIES=${POLICIES:-round-robin,random,least-request,least-request-engine-load,load-only,default,default+dispatch-sharing,precise,prefix-only,prefix-only+dispatch-sharing,chwbl,chwbl-engine-load,session,hybrid,hybrid+dispatch-sharing,hybrid-engine-load,hybrid-engine-load+dispatch-sharing,oracle}
+POLICIES=${POLICIES:-round-robin,random,least-request,least-request-engine-load,load-only,llm-d,llm-d+dispatch-sharing,precise,prefix-only,prefix-only+dispatch-sharing,chwbl,chwbl-engine-load,session,hybrid,hybrid+dispatch-sharing,hybrid-engine-load,hybrid-engine-load+dispatch-sharing,oracle}
 WORKLOADS=${WORKLOADS:-shared-prefix multi-turn-chat no-sharing llm-d-prefix lora-mix heterogeneous shared-prefix-live shared-prefix-10k}
 locked() {
 	if [ -e "$LOCK" ]; then flock "$LOCK" "$@"; else "$@"; fi

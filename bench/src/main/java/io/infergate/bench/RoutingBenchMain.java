@@ -1,10 +1,13 @@
 package io.infergate.bench;
 
+import java.util.Arrays;
+
 import io.infergate.bench.quality.BenchCommand;
+import io.infergate.bench.quality.defaults.CompareDefaultsCommand;
 
 /**
  * Main class of {@code routing-bench.jar}: runs the routing-quality harness for a command line with
- * {@code --workload} (or {@code --help}), and hands any other command line to JMH, so
+ * {@code --workload} (or {@code --help}), {@code compare-defaults} for the default profile's comparison, and hands any other command line to JMH, so
  * {@code java -jar routing-bench.jar SchedulingBenchmark -f 1} still runs the benchmarks.
  */
 public final class RoutingBenchMain {
@@ -13,6 +16,13 @@ public final class RoutingBenchMain {
 	}
 
 	public static void main(String[] args) throws Exception {
+		if (args.length > 0 && args[0].equals(CompareDefaultsCommand.NAME)) {
+			System.setProperty("java.awt.headless", "true");
+			int status = new CompareDefaultsCommand(System.out, System.err, System.console() != null)
+				.run(Arrays.copyOfRange(args, 1, args.length));
+			System.out.flush();
+			System.exit(status);
+		}
 		if (!BenchCommand.isHarnessCommand(args)) {
 			org.openjdk.jmh.Main.main(args);
 			return;

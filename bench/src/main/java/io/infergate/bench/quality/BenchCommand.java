@@ -72,6 +72,7 @@ public final class BenchCommand {
 			  --sim-jar F       --live: default model-server-sim/target/model-server-sim.jar
 			  --help            this text
 
+			java -jar routing-bench.jar compare-defaults --out DIR compares the shipped profiles (--help there).
 			Any other command line runs JMH, e.g. java -jar routing-bench.jar SchedulingBenchmark -f 1 (-h for its help).
 			""";
 
