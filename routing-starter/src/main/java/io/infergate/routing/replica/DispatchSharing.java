@@ -1,8 +1,11 @@
 package io.infergate.routing.replica;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -14,6 +17,9 @@ import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.PrefixHashes;
 import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.prefix.RecordedDispatchListener;
+import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.routing.scheduling.scorer.SessionAffinityScorer;
 
 /**
  * Shared dispatch memory: every gateway replica tells the others what its own decisions sent where, and records what
@@ -26,10 +32,16 @@ import io.infergate.routing.prefix.RecordedDispatchListener;
  * it is this replica's own (the channel echoes it) or names an endpoint that this replica's pool does not have (so
  * an endpoint the local registry removed is never brought back into the index).</li>
  * </ul>
+ * Sessions travel the same way ({@link #withSessions}): each dispatch of a request with a session that a
+ * {@link SessionAffinityScorer} records is published as a {@link PeerSession}, and a peer's is recorded in every
+ * session scorer, so a session's turns find its endpoint whichever replica they reach. While the channel is down a
+ * replica knows only the sessions it dispatched itself; the others score 0 for session affinity and go where the
+ * profile's other scorers send them.
+ * <p>
  * A replica's id is random per start. What the index records from peers is not counted in its prediction figures:
  * those stay this replica's own. The channel belongs to whoever created it, who also closes it.
  */
-public final class DispatchSharing implements RecordedDispatchListener {
+public final class DispatchSharing implements RecordedDispatchListener, SessionAffinityScorer.SessionListener {
 
 	private static final Log logger = LogFactory.getLog(DispatchSharing.class);
 
@@ -40,6 +52,8 @@ public final class DispatchSharing implements RecordedDispatchListener {
 	private final EndpointRegistry registry;
 
 	private final long replica;
+
+	private final List<SessionAffinityScorer> sessions = new ArrayList<>();
 
 	private final LongAdder published = new LongAdder();
 
@@ -65,10 +79,30 @@ public final class DispatchSharing implements RecordedDispatchListener {
 		this.replica = replica;
 	}
 
+	/** Shares the sessions of these scorers too; call before {@link #start()}. */
+	public DispatchSharing withSessions(Collection<SessionAffinityScorer> scorers) {
+		sessions.addAll(scorers);
+		return this;
+	}
+
+	/** Shares the sessions of every {@link SessionAffinityScorer} instance of {@code profiles}. */
+	public DispatchSharing withSessionsOf(SchedulingProfiles profiles) {
+		List<SessionAffinityScorer> scorers = new ArrayList<>();
+		for (EndpointScorer scorer : profiles.plugins(EndpointScorer.class).values()) {
+			if (scorer instanceof SessionAffinityScorer session) {
+				scorers.add(session);
+			}
+		}
+		return withSessions(scorers);
+	}
+
 	/** Starts hearing peers and telling them; call once. */
 	public DispatchSharing start() {
 		channel.subscribe(this::receive);
 		index.addRecordedDispatchListener(this);
+		for (SessionAffinityScorer scorer : sessions) {
+			scorer.addSessionListener(this);
+		}
 		return this;
 	}
 
@@ -78,8 +112,17 @@ public final class DispatchSharing implements RecordedDispatchListener {
 
 	@Override
 	public void recorded(String pool, EndpointId endpoint, PrefixHashes hashes) {
+		publish(() -> new PeerDispatch(replica, pool, endpoint, hashes).encode(), endpoint);
+	}
+
+	@Override
+	public void sessionDispatched(String pool, long sessionKeyHash, EndpointId endpoint) {
+		publish(() -> new PeerSession(replica, pool, endpoint, sessionKeyHash).encode(), endpoint);
+	}
+
+	private void publish(Supplier<byte[]> message, EndpointId endpoint) {
 		try {
-			channel.publish(new PeerDispatch(replica, pool, endpoint, hashes).encode());
+			channel.publish(message.get());
 			published.increment();
 		}
 		catch (RuntimeException ex) {
@@ -91,9 +134,16 @@ public final class DispatchSharing implements RecordedDispatchListener {
 		}
 	}
 
-	/** Records a peer's dispatch in the index; ignores this replica's own, unknown endpoints and malformed bytes. */
+	/**
+	 * Records a peer's dispatch in the index, or its session in the session scorers; ignores this replica's own,
+	 * unknown endpoints and malformed bytes.
+	 */
 	void receive(byte[] message) {
 		received.increment();
+		if (PeerSession.isSession(message)) {
+			receiveSession(message);
+			return;
+		}
 		PeerDispatch dispatch;
 		try {
 			dispatch = PeerDispatch.decode(message);
@@ -113,6 +163,31 @@ public final class DispatchSharing implements RecordedDispatchListener {
 			return;
 		}
 		index.record(dispatch.hashes(), dispatch.endpoint());
+		applied.increment();
+	}
+
+	private void receiveSession(byte[] message) {
+		PeerSession session;
+		try {
+			session = PeerSession.decode(message);
+		}
+		catch (IllegalArgumentException ex) {
+			rejected.increment();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Ignoring a malformed peer session: " + ex.getMessage());
+			}
+			return;
+		}
+		if (session.replica() == replica) {
+			return;
+		}
+		if (!knows(session.pool(), session.endpoint())) {
+			rejected.increment();
+			return;
+		}
+		for (SessionAffinityScorer scorer : sessions) {
+			scorer.recordPeer(session.pool(), session.sessionKeyHash(), session.endpoint());
+		}
 		applied.increment();
 	}
 

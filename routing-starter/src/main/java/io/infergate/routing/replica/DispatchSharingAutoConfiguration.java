@@ -5,6 +5,7 @@ import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.redis.RedisAutoConfiguration;
 import io.infergate.routing.redis.SharedRedisClient;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -34,8 +35,10 @@ public class DispatchSharingAutoConfiguration {
 
 		@Bean
 		DispatchSharing dispatchSharing(PrefixIndex index, DispatchChannel channel,
-				ObjectProvider<EndpointRegistry> registry) {
-			return new DispatchSharing(index, channel, registry.getIfAvailable()).start();
+				ObjectProvider<EndpointRegistry> registry, ObjectProvider<SchedulingProfiles> profiles) {
+			DispatchSharing sharing = new DispatchSharing(index, channel, registry.getIfAvailable());
+			profiles.ifAvailable(sharing::withSessionsOf);
+			return sharing.start();
 		}
 	}
 }

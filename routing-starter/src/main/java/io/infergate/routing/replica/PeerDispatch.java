@@ -95,7 +95,7 @@ public record PeerDispatch(long replica, String pool, EndpointId endpoint, Prefi
 		}
 	}
 
-	private static String string(ByteBuffer buffer) {
+	static String string(ByteBuffer buffer) {
 		int length = Short.toUnsignedInt(buffer.getShort());
 		if (length > buffer.remaining()) {
 			throw new BufferUnderflowException();

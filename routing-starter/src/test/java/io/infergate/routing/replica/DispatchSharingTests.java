@@ -1,6 +1,9 @@
 package io.infergate.routing.replica;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +17,14 @@ import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.prefix.PrefixHashes;
 import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.prefix.PrefixIndexProperties;
+import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.scorer.SessionAffinityScorer;
 
 import static io.infergate.routing.prefix.PrefixFixtures.prompt;
 import static io.infergate.routing.prefix.PrefixFixtures.request;
 import static io.infergate.routing.scheduling.Fixtures.POOL;
 import static io.infergate.routing.scheduling.Fixtures.cycle;
+import static io.infergate.routing.scheduling.Fixtures.score;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class DispatchSharingTests {
@@ -76,6 +82,44 @@ class DispatchSharingTests {
 		assertThat(a.sharing.stats().publishFailures()).isEqualTo(1);
 	}
 
+	@Test
+	void aSessionDispatchedByOneReplicaIsFoundByTheOthersUnderItsHashOnly() {
+		a.sessions.onDispatch(cycle(session("conversation-7")), a.pod(1));
+
+		assertThat(score(b.sessions, cycle(session("conversation-7")), b.registry.pool(POOL).endpoints()))
+			.containsExactly(0.0, 1.0);
+		assertThat(new String(channel.sent.get(0), StandardCharsets.ISO_8859_1)).doesNotContain("conversation-7");
+		assertThat(b.sharing.stats()).isEqualTo(new DispatchSharingStats(0, 0, 1, 1, 0));
+		assertThat(a.sharing.stats()).isEqualTo(new DispatchSharingStats(1, 0, 1, 0, 0));
+	}
+
+	@Test
+	void aPeerSessionOnAnUnknownEndpointOrTruncatedIsRejected() {
+		long hash = SessionAffinityScorer.hashKey("conversation-7");
+		channel.publish(new PeerSession(1, POOL, new Endpoint(POOL, URI.create("http://10.0.0.9:8001")).id(), hash)
+			.encode());
+		byte[] whole = new PeerSession(1, POOL, b.pod(0).id(), hash).encode();
+		channel.publish(Arrays.copyOf(whole, whole.length - 3));
+
+		assertThat(b.sessions.sessionCount()).isZero();
+		assertThat(b.sharing.stats()).isEqualTo(new DispatchSharingStats(0, 0, 2, 0, 2));
+	}
+
+	@Test
+	void aPeerSessionRoundTrips() {
+		PeerSession session = new PeerSession(-5, "pöol", a.pod(1).id(), Long.MIN_VALUE);
+
+		assertThat(PeerSession.decode(session.encode())).isEqualTo(session);
+		assertThat(PeerSession.isSession(session.encode())).isTrue();
+		assertThat(PeerSession.isSession(new PeerDispatch(1, POOL, a.pod(0).id(),
+				a.index.hash(request(prompt("system", 1)))).encode())).isFalse();
+	}
+
+	private static InferenceRequest session(String key) {
+		return new InferenceRequest("demo-llama", POOL, "meta-llama/Llama-3.1-8B-Instruct", null, "Hello there", 3,
+				64, false, key, 0);
+	}
+
 	/** One gateway replica: its own registry, index and sharing, on the shared channel. */
 	private final class Replica {
 
@@ -83,13 +127,16 @@ class DispatchSharingTests {
 
 		final PrefixIndex index = new PrefixIndex(PrefixIndexProperties.defaults());
 
+		final SessionAffinityScorer sessions = new SessionAffinityScorer(SessionAffinityScorer.NAME,
+				SessionAffinityScorer.Parameters.defaults(), Clock.systemUTC());
+
 		final DispatchSharing sharing;
 
 		Replica(long id) {
 			PoolProperties.Pool pool = PoolProperties.Pool.of(PODS, null);
 			registry = new EndpointRegistry(Map.of(POOL, pool));
 			registry.sync(POOL, PODS);
-			sharing = new DispatchSharing(index, channel, registry, id).start();
+			sharing = new DispatchSharing(index, channel, registry, id).withSessions(List.of(sessions)).start();
 		}
 
 		Endpoint pod(int i) {

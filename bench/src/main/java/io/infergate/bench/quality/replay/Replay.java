@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,6 +152,9 @@ public final class Replay {
 	private final Map<Endpoint, Pod> podsByEndpoint = new IdentityHashMap<>();
 
 	private final List<Gateway> gateways = new ArrayList<>();
+
+	/** Where each session's latest turn went, whichever replica routed it. */
+	private final Map<String, Integer> lastPodOfSession = new HashMap<>();
 
 	/** The engine block index of every replica whose profile reads one: each replica subscribes to every pod. */
 	private final List<EngineBlockIndex> engineBlockIndexes = new ArrayList<>();
@@ -565,6 +569,11 @@ public final class Replay {
 			return;
 		}
 		record.pod = pod.index;
+		String session = benchRequest.sessionKey();
+		if (session != null) {
+			Integer previous = lastPodOfSession.put(session, pod.index);
+			record.sameSessionPod = (previous == null) ? null : previous == pod.index;
+		}
 		// A pod can be 1 µs ahead only after zero-time steps started at this instant.
 		// the priority the gateway would write into the body it forwards; none to a FIFO engine
 		Integer enginePriority = arrived.gateway().engine.enginePriority(ticket);
@@ -663,7 +672,8 @@ public final class Replay {
 				engineBlockIndexes.add(engineBlocks);
 			}
 			if (policy.dispatchSharing()) {
-				new DispatchSharing(context.prefixIndex(), this, registry).start();
+				new DispatchSharing(context.prefixIndex(), this, registry).withSessionsOf(context.schedulingProfiles())
+					.start();
 			}
 		}
 

@@ -17,6 +17,12 @@ public final class RequestRecord {
 	/** The pod it was sent to, or -1 when it failed before reaching one. */
 	int pod = -1;
 
+	/**
+	 * For a turn of a session after its first, whether it went to the pod of the session's previous turn (whichever
+	 * gateway replica routed either); null for a request without a session or a session's first turn.
+	 */
+	Boolean sameSessionPod;
+
 	/** When flow control let it go to routing: its arrival, unless it waited at the gateway. */
 	long dispatchMicros = -1;
 
@@ -70,6 +76,11 @@ public final class RequestRecord {
 
 	public long arrivalMicros() {
 		return arrivalMicros;
+	}
+
+	/** See {@link #sameSessionPod}. */
+	public Boolean sameSessionPod() {
+		return sameSessionPod;
 	}
 
 	public int pod() {

@@ -101,6 +101,10 @@ final class RoutingContext implements AutoCloseable {
 		return context.getBean(PrefixIndex.class);
 	}
 
+	SchedulingProfiles schedulingProfiles() {
+		return context.getBean(SchedulingProfiles.class);
+	}
+
 	/**
 	 * The index of engine-reported blocks that {@code precise-prefix} reads, when {@code policy}'s profile has a scorer
 	 * reading it; null otherwise, so other policies pay nothing for events.

@@ -43,7 +43,7 @@ import io.infergate.bench.quality.replay.RunResult;
 public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, double tpotP50Ms, double e2eP50Ms,
 		double e2eP99Ms, double outputTokensPerSec, double requestsPerSec, double prefixHitRate, double loadSkewCv,
 		long preemptions, long failed, long rejected, double schedulerMicrosP50, boolean flowControl,
-		double sustainedRequestsPerSec, Map<String, Figures> byTenant) {
+		double sustainedRequestsPerSec, double sessionTurnsKept, Map<String, Figures> byTenant) {
 
 	public static Figures of(RunResult run) {
 		return of(run, List.of());
@@ -121,8 +121,14 @@ public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, doub
 		long outputTokens = 0;
 		long failed = 0;
 		long rejected = 0;
+		long laterTurns = 0;
+		long keptTurns = 0;
 		for (int i = 0; i < n; i++) {
 			RequestRecord record = records.get(i);
+			if (record.sameSessionPod() != null) {
+				laterTurns++;
+				keptTurns += record.sameSessionPod() ? 1 : 0;
+			}
 			if (record.rejected()) {
 				rejected++;
 				continue;
@@ -148,7 +154,8 @@ public record Figures(double ttftP50Ms, double ttftP90Ms, double ttftP99Ms, doub
 				percentile(ttft, completed, 0.99), percentile(tpot, tpotCount, 0.50), percentile(e2e, completed, 0.50),
 				percentile(e2e, completed, 0.99), outputTokens / windowSeconds, completed / windowSeconds,
 				prefixHitRate, coefficientOfVariation(requestsPerPod), preemptions, failed, rejected,
-				percentile(scheduler, routed, 0.50), flowControl, sustainedRequestsPerSec, byTenant);
+				percentile(scheduler, routed, 0.50), flowControl, sustainedRequestsPerSec,
+				(laterTurns > 0) ? (double) keptTurns / laterTurns : Double.NaN, byTenant);
 	}
 
 	/** Nearest rank over the first {@code count} values (sorted in place); NaN when there are none. */

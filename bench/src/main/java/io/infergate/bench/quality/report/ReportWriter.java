@@ -99,18 +99,32 @@ public final class ReportWriter {
 		Files.writeString(outDir.resolve("report.md"), md.toString(), StandardCharsets.UTF_8);
 	}
 
-	/** TTFT p90 and prefix hit rate of every policy at each number of gateway replicas. */
+	/**
+	 * TTFT p90 and prefix hit rate of every policy at each number of gateway replicas, and the share of session turns
+	 * that went to their session's previous pod when the workload has sessions.
+	 */
 	public static void gatewaysTable(StringBuilder md, Map<Integer, Map<String, Figures>> byGateways) {
+		boolean sessions = byGateways.values()
+			.stream()
+			.flatMap((run) -> run.values().stream())
+			.anyMatch((figures) -> !Double.isNaN(figures.sessionTurnsKept()));
 		md.append("| policy |");
 		byGateways.keySet().forEach((n) -> md.append(" TTFT p90 ms, N=").append(n).append(" |"));
 		byGateways.keySet().forEach((n) -> md.append(" prefix hit, N=").append(n).append(" |"));
-		md.append("\n|---|").append("---:|".repeat(2 * byGateways.size())).append('\n');
+		if (sessions) {
+			byGateways.keySet().forEach((n) -> md.append(" session turns kept, N=").append(n).append(" |"));
+		}
+		md.append("\n|---|").append("---:|".repeat((sessions ? 3 : 2) * byGateways.size())).append('\n');
 		for (String policy : byGateways.values().iterator().next().keySet()) {
 			md.append("| ").append(policy).append(" |");
 			byGateways.values()
 				.forEach((run) -> md.append(' ').append(fixed(run.get(policy).ttftP90Ms(), 1)).append(" |"));
 			byGateways.values()
 				.forEach((run) -> md.append(' ').append(fixed(run.get(policy).prefixHitRate(), 3)).append(" |"));
+			if (sessions) {
+				byGateways.values()
+					.forEach((run) -> md.append(' ').append(fixed(run.get(policy).sessionTurnsKept(), 3)).append(" |"));
+			}
 			md.append('\n');
 		}
 	}
@@ -245,6 +259,8 @@ public final class ReportWriter {
 			- Preempt: requests the engines preempted for lack of KV blocks in the measured window. Failed: measured \
 			requests that got no pod or that the pod refused. Rejected (when shown): measured requests that the \
 			gateway's flow control answered 429; req/s counts completed requests only, so it is goodput.
+			- Session turns kept (when the workload has sessions and several replicas ran): of the measured turns after \
+			a session's first, those that went to the pod of the session's previous turn, whichever replica routed each.
 			- By tenant (when the workload names tenants): each tenant's measured requests; its throughput is over the \
 			run's measured window, so the tenants' add up to the run's.
 			- Sched µs p50: median wall-clock time of one routing decision on the machine that ran the bench; it is the \

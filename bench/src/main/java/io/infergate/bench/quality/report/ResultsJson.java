@@ -111,6 +111,9 @@ public final class ResultsJson {
 				field(json, in, "sustainedRequestsPerSec", number(f.sustainedRequestsPerSec(), 3), false);
 			}
 		}
+		if (!Double.isNaN(f.sessionTurnsKept())) {
+			field(json, in, "sessionTurnsKept", number(f.sessionTurnsKept(), 4), false);
+		}
 		field(json, in, "schedulerMicrosP50", number(f.schedulerMicrosP50(), 2), !tenants);
 		if (tenants) {
 			json.append(in).append("\"byTenant\": {\n");

@@ -3,7 +3,10 @@ package io.infergate.routing.scheduling.scorer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -37,6 +40,12 @@ import org.springframework.stereotype.Component;
  * expires sessions too. Sessions pointing at a removed endpoint need no purge: that endpoint is never a candidate
  * again, and the session's next dispatch replaces it.
  * <p>
+ * Sessions are keyed by pool and the 64-bit XXH3 hash of the session key, never the key itself. Gateway replicas share
+ * them through {@link io.infergate.routing.replica.DispatchSharing}: each dispatch is told to the
+ * {@link SessionListener}s, and a peer's is recorded with {@link #recordPeer}, so a session's next turn finds its
+ * endpoint whichever replica it reaches. A peer's record is a dispatch like this replica's own: it refreshes the
+ * session's expiry.
+ * <p>
  * Parameters (of the predefined instance: {@code infergate.scheduling.plugins.session-affinity.*}); each instance
  * remembers its own sessions: {@code ttl} (≥ 1 s, default 30m),
  * {@code max-sessions} (> 0, default 100000).
@@ -49,7 +58,11 @@ public final class SessionAffinityScorer implements EndpointScorer, DispatchList
 
 	private final Parameters parameters;
 
+	private static final Hasher64 XXH3 = Hashing.xxh3_64();
+
 	private final Cache<Session, EndpointId> sessions;
+
+	private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
 
 	public SessionAffinityScorer(String name, Parameters config, Clock clock) {
 		this.name = name;
@@ -93,7 +106,37 @@ public final class SessionAffinityScorer implements EndpointScorer, DispatchList
 		Session session = Session.of(cycle.request());
 		if (session != null) {
 			sessions.put(session, chosen.id());
+			for (SessionListener listener : listeners) {
+				listener.sessionDispatched(session.pool(), session.keyHash(), chosen.id());
+			}
 		}
+	}
+
+	/** Tells {@code listener} of every dispatch of a request with a session, on the scheduling thread. */
+	public void addSessionListener(SessionListener listener) {
+		listeners.add(listener);
+	}
+
+	/** Records a session's dispatch made by another gateway replica. */
+	public void recordPeer(String pool, long sessionKeyHash, EndpointId endpoint) {
+		sessions.put(new Session(pool, sessionKeyHash), endpoint);
+	}
+
+	/** The hash a session key is remembered, and shared, by. */
+	public static long hashKey(String sessionKey) {
+		return XXH3.hashCharsToLong(sessionKey);
+	}
+
+	/** Hears each dispatch of a request with a session. */
+	@FunctionalInterface
+	public interface SessionListener {
+
+		void sessionDispatched(String pool, long sessionKeyHash, EndpointId endpoint);
+	}
+
+	/** The endpoint this replica would send {@code sessionKey}'s next turn in {@code pool} to, or null. */
+	public EndpointId endpointOf(String pool, String sessionKey) {
+		return sessions.getIfPresent(new Session(pool, hashKey(sessionKey)));
 	}
 
 	/** Sessions remembered, after pending expiry and eviction have run. */
@@ -103,11 +146,11 @@ public final class SessionAffinityScorer implements EndpointScorer, DispatchList
 	}
 
 	/** A session is scoped to its pool: one key used in two pools names two conversations. */
-	private record Session(String pool, String key) {
+	private record Session(String pool, long keyHash) {
 
 		static Session of(InferenceRequest request) {
 			String key = request.sessionKey();
-			return (key == null || key.isEmpty()) ? null : new Session(request.pool(), key);
+			return (key == null || key.isEmpty()) ? null : new Session(request.pool(), hashKey(key));
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,27 @@ class SessionAffinityScorerTests {
 		assertThat(score(scorer, cycle(request("llama", "conversation-1")), candidates)).containsExactly(0.0, 0.0,
 				0.0);
 		assertThat(scorer.sessionCount()).isZero();
+	}
+
+	@Test
+	void tellsListenersTheSessionsHashAndRecordsAPeersDispatchLikeItsOwn() {
+		List<String> told = new ArrayList<>();
+		scorer.addSessionListener((pool, hash, endpoint) -> told.add(pool + " " + hash + " " + endpoint));
+
+		scorer.onDispatch(cycle(request("llama", "conversation-1")), second);
+		scorer.onDispatch(cycle(request("llama", null)), first);
+
+		assertThat(told).containsExactly("llama " + SessionAffinityScorer.hashKey("conversation-1") + " " + second.id());
+		assertThat(told.get(0)).doesNotContain("conversation-1");
+
+		scorer.recordPeer("llama", SessionAffinityScorer.hashKey("conversation-2"), third.id());
+		assertThat(score(scorer, cycle(request("llama", "conversation-2")), candidates)).containsExactly(0.0, 0.0,
+				1.0);
+		assertThat(score(scorer, cycle(request("mistral", "conversation-2")), candidates)).containsExactly(0.0, 0.0,
+				0.0);
+		clock.advance(Duration.ofMinutes(30).plusMillis(1));
+		assertThat(score(scorer, cycle(request("llama", "conversation-2")), candidates)).containsExactly(0.0, 0.0,
+				0.0);
 	}
 
 	@Test
