@@ -13,6 +13,7 @@
     historySeconds: 300,
     cards: new Map(), // "pool/endpoint" -> card elements
     whatIfTimer: null,
+    runtimeChanges: { enabled: false, changes: [] },
   };
 
   // ---- helpers -------------------------------------------------------------------------------------------------
@@ -41,6 +42,18 @@
       throw new Error(body && body.error ? body.error.message : `${path}: HTTP ${response.status}`);
     }
     return body;
+  }
+
+  async function postJson(path, body) {
+    // the header proves the request comes from this page (the management port's CSRF rule)
+    const response = await fetch(path, { method: 'POST', credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-Infergate-Dashboard': '1' },
+      body: JSON.stringify(body) });
+    const answer = await response.json();
+    if (!response.ok) {
+      throw new Error(answer && answer.error ? answer.error.message : `${path}: HTTP ${response.status}`);
+    }
+    return answer;
   }
 
   const percent = (fraction) => `${(fraction * 100).toFixed(fraction === 0 ? 0 : fraction < 0.01 ? 2 : fraction < 0.1 ? 1 : 0)}%`;
@@ -357,7 +370,69 @@
       el('option', { value: name, text: inUse.has(name) ? `${name} (in use)` : name })));
     select.addEventListener('change', () => { renderWeightInputs(); scheduleWhatIf(0); });
     $('#whatif-rerun').addEventListener('click', () => scheduleWhatIf(0));
+    $('#whatif-apply').hidden = !state.runtimeChanges.enabled;
+    $('#whatif-apply-button').addEventListener('click', applyWeights);
+    $('#runtime-changes tbody').addEventListener('click', (event) => {
+      const button = event.target.closest('button[data-revert]');
+      if (button) revertChange(Number(button.dataset.revert));
+    });
     renderWeightInputs();
+    renderRuntimeChanges();
+  }
+
+  // ---- runtime changes: apply the what-if weights, revert -------------------------------------------------------
+
+  const weightList = (weights) => Object.entries(weights).map(([scorer, weight]) => `${scorer} ${fixed(weight, 2)}`).join(', ');
+
+  async function applyWeights() {
+    const name = $('#whatif-profile').value;
+    const profile = state.config.profiles[name];
+    if (!profile) return;
+    const weights = {};
+    for (const input of document.querySelectorAll('#whatif-weights input[data-scorer]')) {
+      if (input.value !== '') weights[input.dataset.scorer] = Number(input.value);
+    }
+    const pools = Object.entries(state.config.poolProfiles).filter(([, p]) => p === name).map(([pool]) => pool);
+    const question = `Change the running profile ${name}`
+      + (pools.length ? ` (pools ${pools.join(', ')})` : ' (no pool uses it)')
+      + `?\n\nbefore: ${weightList(profile.weights)}\nafter:  ${weightList({ ...profile.weights, ...weights })}`
+      + '\n\nNew requests use it at once; the change is logged and can be reverted.';
+    if (!window.confirm(question)) return;
+    await runtimeChange(() => postJson(`api/profiles/${encodeURIComponent(name)}/weights`, { weights }));
+  }
+
+  async function revertChange(id) {
+    await runtimeChange(() => postJson(`api/changes/${id}/revert`, {}));
+  }
+
+  async function runtimeChange(send) {
+    const status = $('#whatif-apply-status');
+    try {
+      const change = await send();
+      status.textContent = `Change #${change.id} applied to ${change.profile}.`;
+      state.config = await getJson('api/config');
+      renderProfiles();
+      renderWeightInputs();
+      state.runtimeChanges = await getJson('api/changes');
+      renderRuntimeChanges();
+      scheduleWhatIf(0);
+    }
+    catch (error) {
+      status.textContent = `Not applied: ${error.message}`;
+    }
+  }
+
+  function renderRuntimeChanges() {
+    const { enabled, changes } = state.runtimeChanges;
+    $('#runtime-changes-section').hidden = !enabled && changes.length === 0;
+    $('#runtime-changes tbody').replaceChildren(...changes.map((change) => el('tr', { 'data-change': change.id },
+      el('td', { class: 'num', text: change.reverts ? `${change.id} (reverts #${change.reverts})` : String(change.id) }),
+      el('td', { class: 'mono', text: change.time }),
+      el('td', { text: change.by }),
+      el('td', { text: change.profile }),
+      el('td', { class: 'mono', text: weightList(change.before) }),
+      el('td', { class: 'mono', text: weightList(change.after) }),
+      el('td', {}, enabled ? el('button', { type: 'button', 'data-revert': change.id, text: 'Revert' }) : null))));
   }
 
   function renderWeightInputs() {
@@ -561,6 +636,7 @@
     });
     window.addEventListener('hashchange', showView);
     state.config = await getJson('api/config');
+    state.runtimeChanges = await getJson('api/changes');
     state.historySeconds = state.config.historySeconds;
     renderProfiles();
     setUpWhatIf();

@@ -15,9 +15,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.Alert;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -45,7 +47,8 @@ class DashboardBrowserTests {
 	@BeforeAll
 	static void start() throws Exception {
 		// llm-d's profile: several weighted scorers for the decision table and the what-if view to show and change
-		gateway = GatewayProcess.start("dashboard", "--infergate.scheduling.default-profile=llm-d");
+		gateway = GatewayProcess.start("dashboard", "--infergate.scheduling.default-profile=llm-d",
+				"--infergate.management.admin.allow-runtime-changes=true");
 		browser = Browser.start();
 		browser.authorize(GatewayProcess.basicCredentials());
 	}
@@ -205,6 +208,55 @@ class DashboardBrowserTests {
 		assertThat(profiles).contains("demo", "llm-d", "ready, circuit-breaker, saturation", "queue (2)", "prefix-cache (3)",
 				"max-score");
 		browser.screenshot("profiles");
+	}
+
+	@Test
+	void whatIfWeightsApplyToTheRunningProfileAfterAConfirmationAndOneClickRevertsThem() throws Exception {
+		open("what-if");
+		WebElement prefixWeight = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("input[type=number][data-scorer='prefix-cache']"))
+				.stream()
+				.findFirst()
+				.orElse(null));
+		prefixWeight.clear();
+		prefixWeight.sendKeys("1");
+
+		// declined: nothing changes
+		browser.driver.findElement(By.id("whatif-apply-button")).click();
+		browser.waitUpTo(WAIT).until(ExpectedConditions.alertIsPresent()).dismiss();
+		assertThat(runningWeight("prefix-cache")).isEqualTo(3.0);
+
+		browser.driver.findElement(By.id("whatif-apply-button")).click();
+		Alert confirmation = browser.waitUpTo(WAIT).until(ExpectedConditions.alertIsPresent());
+		assertThat(confirmation.getText()).contains("Change the running profile llm-d (pools demo)",
+				"before: queue 2, kv-cache 2, prefix-cache 3", "after:  queue 2, kv-cache 2, prefix-cache 1");
+		confirmation.accept();
+
+		WebElement applied = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("#runtime-changes tbody tr")).stream()
+				.findFirst()
+				.orElse(null));
+		assertThat(applied.getText()).contains("admin", "llm-d", "prefix-cache 3", "prefix-cache 1");
+		assertThat(runningWeight("prefix-cache")).isEqualTo(1.0);
+		browser.screenshot("runtime-change");
+
+		applied.findElement(By.cssSelector("button[data-revert]")).click();
+
+		browser.waitUpTo(WAIT).until((driver) -> driver.findElements(By.cssSelector("#runtime-changes tbody tr"))
+			.size() == 2);
+		assertThat(browser.driver.findElement(By.cssSelector("#runtime-changes tbody tr")).getText())
+			.contains("reverts #");
+		assertThat(runningWeight("prefix-cache")).isEqualTo(3.0);
+		assertThat(browser.driver.findElement(By.cssSelector("input[type=number][data-scorer='prefix-cache']"))
+			.getAttribute("value")).isEqualTo("3");
+		assertThat(gateway.output()).contains("Runtime change #", "by admin: scheduling profile 'llm-d' weights");
+	}
+
+	/** The weight the running gateway's {@code llm-d} profile gives {@code scorer}, read from the dashboard's API. */
+	private double runningWeight(String scorer) throws Exception {
+		String config = getAsAdmin(gateway.management("/admin/api/config")).body();
+		return JsonMapper.builder().build().readTree(config).path("profiles").path("llm-d")
+			.path("weights").path(scorer).asDouble();
 	}
 
 	private void open(String view) {

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
+import io.infergate.admin.runtime.RuntimeChanges;
 import io.infergate.admin.security.AdminCredentials;
 import io.infergate.admin.security.ManagementSecurityProperties;
 import io.infergate.admin.snapshot.EndpointHistory;
@@ -87,5 +88,11 @@ public class DashboardAutoConfiguration {
 	@Bean
 	WhatIf dashboardWhatIf(SchedulingProfiles profiles, DecisionRecorder decisions) {
 		return new WhatIf(profiles, decisions);
+	}
+
+	@Bean
+	RuntimeChanges dashboardRuntimeChanges(SchedulingProfiles profiles, ManagementSecurityProperties security,
+			Clock clock) {
+		return new RuntimeChanges(profiles, security.admin().allowRuntimeChanges(), clock);
 	}
 }

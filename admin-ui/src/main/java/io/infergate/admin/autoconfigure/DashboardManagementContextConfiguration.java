@@ -6,12 +6,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
+import io.infergate.admin.runtime.RuntimeChanges;
 import io.infergate.admin.snapshot.EndpointHistory;
 import io.infergate.admin.snapshot.SnapshotAssembler;
 import io.infergate.admin.snapshot.SnapshotFeed;
 import io.infergate.admin.web.DashboardHandlers;
 import io.infergate.admin.web.DashboardJson;
 import io.infergate.admin.web.DashboardRoutes;
+import io.infergate.admin.web.RuntimeChangeHandlers;
 import io.infergate.admin.whatif.WhatIf;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
@@ -27,8 +29,8 @@ public class DashboardManagementContextConfiguration {
 	@Bean
 	RouterFunction<ServerResponse> infergateDashboardRoutes(SnapshotFeed feed, SnapshotAssembler snapshots,
 			EndpointHistory history, WhatIf whatIf, SchedulingProfiles profiles, EndpointRegistry registry,
-			DashboardProperties properties, DashboardJson json) {
+			DashboardProperties properties, DashboardJson json, RuntimeChanges changes) {
 		return DashboardRoutes.of(new DashboardHandlers(feed, snapshots, history, whatIf, profiles, registry,
-				properties.tickInterval(), json));
+				properties.tickInterval(), json), new RuntimeChangeHandlers(changes, json));
 	}
 }

@@ -31,9 +31,13 @@ import org.springframework.security.web.server.ServerAuthenticationEntryPoint;
 import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
 import org.springframework.security.web.server.authentication.ServerAuthenticationEntryPointFailureHandler;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.csrf.CsrfWebFilter;
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 import org.springframework.security.web.server.util.matcher.OrServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.PathPatternParserServerWebExchangeMatcher;
+import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher.MatchResult;
+
+import io.infergate.admin.web.RuntimeChangeHandlers;
 
 /**
  * Spring Security on the management port, and only there.
@@ -116,6 +120,12 @@ public class ManagementSecurityConfiguration {
 			.httpBasic((basic) -> basic.authenticationManager(adminAuthentication(credentials))
 				.authenticationEntryPoint(challenge))
 			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(challenge))
+			// cross-site request forgery: a dashboard POST proves it came from the page by a header no other site can
+			// send (RuntimeChangeHandlers); any other unsafe request needs Spring Security's token as before
+			.csrf((csrf) -> csrf.requireCsrfProtectionMatcher((exchange) -> (exchange.getRequest()
+				.getHeaders()
+				.getFirst(RuntimeChangeHandlers.ORIGIN_HEADER) != null) ? MatchResult.notMatch()
+						: CsrfWebFilter.DEFAULT_CSRF_MATCHER.matches(exchange)))
 			.formLogin(ServerHttpSecurity.FormLoginSpec::disable)
 			.logout(ServerHttpSecurity.LogoutSpec::disable)
 			.requestCache((cache) -> cache.requestCache(NoOpServerRequestCache.getInstance()))

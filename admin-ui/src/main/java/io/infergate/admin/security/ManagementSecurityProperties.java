@@ -37,14 +37,17 @@ public record ManagementSecurityProperties(@DefaultValue @Valid Admin admin,
 	 * @param username The admin's user name.
 	 * @param passwordHash The admin's password as a bcrypt hash in Spring Security's form, {@code {bcrypt}$2a$10$...}
 	 * ($2a$, $2b$ and $2y$ accepted). Unset: a random password is generated and logged once at startup.
+	 * @param allowRuntimeChanges Whether the dashboard's what-if view may apply weights to a running profile (each
+	 * change logged and revertible); off by default.
 	 */
-	public record Admin(@DefaultValue("admin") @NotBlank String username, String passwordHash) {
+	public record Admin(@DefaultValue("admin") @NotBlank String username, String passwordHash,
+			@DefaultValue("false") boolean allowRuntimeChanges) {
 
 		/** The user name, with the hash masked (a plain password may have been pasted there by mistake). */
 		@Override
 		public String toString() {
 			return "Admin[username=" + username + ", passwordHash=" + ((passwordHash != null) ? "******" : null)
-					+ "]";
+					+ ", allowRuntimeChanges=" + allowRuntimeChanges + "]";
 		}
 	}
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.reactive.function.BodyInserter;
@@ -31,7 +32,7 @@ import io.infergate.routing.scheduling.config.SchedulingProfiles;
 
 /**
  * The dashboard's page and its JSON and event-stream resources under {@code /admin}. Read-only: nothing here
- * changes the running gateway.
+ * changes the running gateway (runtime changes are {@link RuntimeChangeHandlers}'s).
  */
 public final class DashboardHandlers {
 
@@ -144,9 +145,14 @@ public final class DashboardHandlers {
 	}
 
 	private Mono<ServerResponse> badRequest(String message) {
-		return ServerResponse.badRequest()
+		return error(json, HttpStatus.BAD_REQUEST, "invalid_request_error", message);
+	}
+
+	/** An error as the dashboard's resources answer it: {@code {"error": {"message", "type"}}}. */
+	static Mono<ServerResponse> error(DashboardJson json, HttpStatus status, String type, String message) {
+		return ServerResponse.status(status)
 			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(json.writeBytes(Map.of("error", Map.of("message", message, "type", "invalid_request_error"))));
+			.bodyValue(json.writeBytes(Map.of("error", Map.of("message", message, "type", type))));
 	}
 
 	private static String read(String resource) {

@@ -1,6 +1,7 @@
 package io.infergate.admin.web;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The dashboard's JSON: compact, fields that are {@code null} left out (a section without a source is absent). */
@@ -16,5 +17,10 @@ public final class DashboardJson {
 
 	public byte[] writeBytes(Object value) {
 		return mapper.writeValueAsBytes(value);
+	}
+
+	/** The JSON in {@code bytes} as a tree; throws Jackson's exception when it is not JSON. */
+	public JsonNode read(byte[] bytes) {
+		return mapper.readTree(bytes);
 	}
 }

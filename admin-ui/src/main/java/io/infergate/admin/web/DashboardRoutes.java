@@ -11,7 +11,7 @@ public final class DashboardRoutes {
 	private DashboardRoutes() {
 	}
 
-	public static RouterFunction<ServerResponse> of(DashboardHandlers handlers) {
+	public static RouterFunction<ServerResponse> of(DashboardHandlers handlers, RuntimeChangeHandlers changes) {
 		return RouterFunctions.route()
 			.GET("/admin", handlers::page)
 			.GET("/admin/", handlers::page)
@@ -20,6 +20,9 @@ public final class DashboardRoutes {
 			.GET("/admin/api/history", handlers::history)
 			.GET("/admin/api/config", handlers::config)
 			.GET("/admin/api/what-if", handlers::whatIf)
+			.GET("/admin/api/changes", changes::list)
+			.POST("/admin/api/profiles/{profile}/weights", changes::applyWeights)
+			.POST("/admin/api/changes/{id}/revert", changes::revert)
 			.add(RouterFunctions.resources("/admin/assets/**", new ClassPathResource("infergate-admin/assets/")))
 			.build();
 	}

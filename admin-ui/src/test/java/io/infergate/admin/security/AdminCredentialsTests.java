@@ -95,7 +95,7 @@ class AdminCredentialsTests {
 
 	private static ManagementSecurityProperties properties(String passwordHash, PrometheusAccess access,
 			String bearerTokenSha256) {
-		return new ManagementSecurityProperties(new ManagementSecurityProperties.Admin("admin", passwordHash),
+		return new ManagementSecurityProperties(new ManagementSecurityProperties.Admin("admin", passwordHash, false),
 				new ManagementSecurityProperties.Prometheus(access, bearerTokenSha256));
 	}
 }

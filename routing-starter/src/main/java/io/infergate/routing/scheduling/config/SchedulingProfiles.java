@@ -34,9 +34,12 @@ public final class SchedulingProfiles implements ProfileResolver {
 
 	private static final String PREFIX = "infergate.scheduling";
 
-	private final Map<String, SchedulingProfile> profiles;
+	/** Replaced whole when a profile's weights change at runtime; a request keeps the profile it resolved. */
+	private volatile Map<String, SchedulingProfile> profiles;
 
-	private final SchedulingProfile defaultProfile;
+	private volatile SchedulingProfile defaultProfile;
+
+	private final String defaultName;
 
 	private final PluginInstances instances;
 
@@ -68,7 +71,46 @@ public final class SchedulingProfiles implements ProfileResolver {
 			throw new SchedulingConfigurationException(problems);
 		}
 		this.profiles = Collections.unmodifiableMap(built);
+		this.defaultName = defaultName;
 		this.defaultProfile = built.get(defaultName);
+	}
+
+	/**
+	 * Gives the profile named {@code name} new weights at runtime: a weight given here replaces the profile's, the
+	 * others keep theirs; filters, picker and load stay. Requests already scheduling keep the profile they resolved;
+	 * the next ones get the new one.
+	 *
+	 * @return the profile as it is now
+	 * @throws IllegalArgumentException for an unknown profile, a scorer the profile does not have, or a weight that is
+	 * negative, infinite or NaN
+	 */
+	public synchronized SchedulingProfile reweigh(String name, Map<String, Double> weights) {
+		SchedulingProfile current = get(name);
+		for (Map.Entry<String, Double> weight : weights.entrySet()) {
+			if (!current.weights().containsKey(weight.getKey())) {
+				throw new IllegalArgumentException("profile '" + name + "' has no scorer '" + weight.getKey()
+						+ "'; its scorers: " + current.weights().keySet());
+			}
+			Double value = weight.getValue();
+			if (value == null || !(value >= 0) || value.isInfinite()) {
+				throw new IllegalArgumentException(
+						"weight of scorer '" + weight.getKey() + "' must be a finite number >= 0, got " + value);
+			}
+		}
+		List<WeightedScorer> scorers = new ArrayList<>();
+		for (WeightedScorer scorer : current.scorers()) {
+			scorers.add(new WeightedScorer(scorer.scorer(),
+					weights.getOrDefault(scorer.scorer().name(), scorer.weight())));
+		}
+		SchedulingProfile replaced = new SchedulingProfile(name, current.filters(), scorers, current.picker(),
+				current.load());
+		Map<String, SchedulingProfile> next = new LinkedHashMap<>(profiles);
+		next.put(name, replaced);
+		profiles = Collections.unmodifiableMap(next);
+		if (name.equals(defaultName)) {
+			defaultProfile = replaced;
+		}
+		return replaced;
 	}
 
 	/** Every instance of {@code kind} ({@code EndpointScorer.class}, ...) by name, whether a profile uses it or not. */

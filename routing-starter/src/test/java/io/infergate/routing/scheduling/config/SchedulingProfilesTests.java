@@ -2,6 +2,7 @@ package io.infergate.routing.scheduling.config;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +69,41 @@ class SchedulingProfilesTests {
 			assertThat(profiles.defaultProfile().name()).isEqualTo("spread");
 			assertThat(profiles.resolve(null)).isSameAs(profiles.defaultProfile());
 			assertThat(profiles.resolve("default")).isSameAs(profiles.get("default"));
+		});
+	}
+
+	@Test
+	void reweighingReplacesTheGivenWeightsKeepsTheRestAndLeavesTheOldProfileToWhoeverHoldsIt() {
+		runner.run((context) -> {
+			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
+			SchedulingProfile before = profiles.get("default");
+
+			SchedulingProfile after = profiles.reweigh("default", Map.of("kv-cache", 0.5));
+
+			assertThat(after.weights()).containsExactly(Map.entry("queue", 2.0),
+					Map.entry("kv-cache", 0.5));
+			assertThat(profiles.get("default")).isSameAs(after).isSameAs(profiles.defaultProfile());
+			assertThat(after.filters()).isEqualTo(before.filters());
+			assertThat(after.picker()).isSameAs(before.picker());
+			assertThat(before.weights()).containsEntry("kv-cache", 2.0);
+			assertThat(profiles.names()).containsExactly("default", "spread");
+		});
+	}
+
+	@Test
+	void reweighingRejectsAnUnknownScorerOrABadWeightAndChangesNothing() {
+		runner.run((context) -> {
+			SchedulingProfiles profiles = context.getBean(SchedulingProfiles.class);
+			SchedulingProfile before = profiles.get("default");
+
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> profiles.reweigh("default", Map.of("prefix-cache", 1.0)))
+				.withMessage("profile 'default' has no scorer 'prefix-cache'; its scorers: [queue, kv-cache]");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> profiles.reweigh("default", Map.of("queue", -1.0)))
+				.withMessage("weight of scorer 'queue' must be a finite number >= 0, got -1.0");
+			assertThatIllegalArgumentException().isThrownBy(() -> profiles.reweigh("fastest", Map.of()));
+			assertThat(profiles.get("default")).isSameAs(before);
 		});
 	}
 
