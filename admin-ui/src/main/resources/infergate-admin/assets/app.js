@@ -584,6 +584,33 @@
     renderModels(snapshot.models);
     renderTenants(snapshot.tenants);
     renderFlowControl(snapshot.flowControl);
+    renderConfiguration(snapshot.configuration);
+  }
+
+  // the running configuration's version; when a reload changes it, the profiles are read again
+  function renderConfiguration(configuration) {
+    $('#config-version').hidden = !configuration;
+    $('#configuration-section').hidden = !configuration;
+    if (!configuration) return;
+    const badge = $('#config-version');
+    badge.textContent = `config v${configuration.version}`;
+    badge.title = `in effect since ${configuration.changedAt}`;
+    badge.classList.toggle('rejected', configuration.lastReloadOutcome === 'rejected');
+    badge.dataset.version = configuration.version;
+    const last = configuration.lastReloadAt
+      ? ` Last reload ${configuration.lastReloadAt}: ${configuration.lastReloadOutcome}.` : '';
+    $('#configuration-status').textContent =
+      `Version ${configuration.version}, in effect since ${configuration.changedAt}.${last}`;
+    $('#configuration-problems').replaceChildren(...(configuration.problems || []).map((problem) =>
+      el('li', { class: 'mono', text: problem })));
+    if (state.configVersion !== undefined && state.configVersion !== configuration.version) {
+      getJson('api/config').then((config) => {
+        state.config = config;
+        renderProfiles();
+        renderWeightInputs();
+      }).catch(() => {});
+    }
+    state.configVersion = configuration.version;
   }
 
   async function loadBacklog() {

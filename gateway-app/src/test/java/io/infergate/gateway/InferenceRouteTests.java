@@ -27,6 +27,7 @@ import io.infergate.gateway.route.DispatchFilter;
 import io.infergate.gateway.route.EnginePriorityFilter;
 import io.infergate.gateway.route.FlowControlFilter;
 import io.infergate.gateway.route.InferenceRoute;
+import io.infergate.gateway.route.LimitsFilter;
 import io.infergate.gateway.route.ModelFallbackFilter;
 import io.infergate.gateway.route.ObserveFilter;
 import io.infergate.gateway.route.PoolRouteFilter;
@@ -42,8 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The inference route carries its steps in the order {@link InferenceRoute} lists them, and leaves out a step whose
- * configuration turns it off: here the served-by headers, and the limits (no key is required and no limit is
- * configured), while circuits are on by default.
+ * configuration turns it off: here the served-by headers, while circuits are on by default. The limits step stays on
+ * the route without any limit configured, since a configuration reload may add limits; it then passes straight on.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
@@ -77,7 +78,7 @@ class InferenceRouteTests extends SimulatedPods {
 		assertThat(filters).allMatch(OrderedGatewayFilter.class::isInstance);
 		assertThat(filters.stream().<Class<?>>map((filter) -> ((OrderedGatewayFilter) filter).getDelegate().getClass()))
 			.containsExactly(ObserveFilter.class, AuthenticateFilter.class, ReadRequestFilter.class,
-					AuthorizeModelFilter.class, ModelFallbackFilter.class, ResolveModelFilter.class,
+					AuthorizeModelFilter.class, ModelFallbackFilter.class, ResolveModelFilter.class, LimitsFilter.class,
 					FlowControlFilter.class, EnginePriorityFilter.class, UsageAccountingFilter.class, DispatchFilter.class,
 					UpstreamRetryFilter.class, CircuitOutcomeFilter.class, PoolRouteFilter.class);
 		assertThat(filters.stream().mapToInt((filter) -> ((OrderedGatewayFilter) filter).getOrder()))

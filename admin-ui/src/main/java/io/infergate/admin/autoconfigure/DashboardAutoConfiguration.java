@@ -21,11 +21,13 @@ import io.infergate.admin.snapshot.SnapshotAssembler;
 import io.infergate.admin.snapshot.SnapshotFeed;
 import io.infergate.admin.source.FlowControlQueueSource;
 import io.infergate.admin.source.CircuitStateSource;
+import io.infergate.admin.source.ConfigurationSource;
 import io.infergate.admin.source.ModelCatalogSource;
 import io.infergate.admin.source.TenantUsageSource;
 import io.infergate.admin.web.DashboardJson;
 import io.infergate.admin.whatif.WhatIf;
 import io.infergate.routing.autoconfigure.RoutingAutoConfiguration;
+import io.infergate.routing.engine.LiveConfiguration;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
@@ -67,10 +69,17 @@ public class DashboardAutoConfiguration {
 	SnapshotAssembler dashboardSnapshotAssembler(EndpointRegistry registry, SchedulingProfiles profiles,
 			DecisionRecorder decisions, SaturationDetector saturation, EndpointHistory history, Clock clock,
 			ObjectProvider<ModelCatalogSource> models, ObjectProvider<TenantUsageSource> tenants,
-			ObjectProvider<FlowControlQueueSource> flowControl, ObjectProvider<CircuitStateSource> circuits) {
+			ObjectProvider<FlowControlQueueSource> flowControl, ObjectProvider<CircuitStateSource> circuits,
+			ObjectProvider<LiveConfiguration> configuration) {
+		LiveConfiguration live = configuration.getIfAvailable();
+		ConfigurationSource version = (live == null) ? null : () -> {
+			LiveConfiguration.Status status = live.status();
+			return new ConfigurationSource.ConfigurationVersion(status.version(), status.changedAt(),
+					status.lastReloadAt(), status.lastReloadOutcome(), status.problems());
+		};
 		return new SnapshotAssembler(registry, profiles, decisions, saturation, history, clock,
 				new SnapshotAssembler.Sources(models.getIfAvailable(), tenants.getIfAvailable(),
-						flowControl.getIfAvailable(), circuits.getIfAvailable()));
+						flowControl.getIfAvailable(), circuits.getIfAvailable(), version));
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package io.infergate.admin.snapshot;
 import java.util.List;
 import java.util.Map;
 
+import io.infergate.admin.source.ConfigurationSource.ConfigurationVersion;
 import io.infergate.admin.source.FlowControlQueueSource.FlowControlQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
 import io.infergate.admin.source.TenantUsageSource.TenantUsage;
@@ -18,9 +19,11 @@ import io.infergate.admin.source.TenantUsageSource.TenantUsage;
  * @param models the models and their targets, or {@code null}
  * @param tenants each tenant's usage against its limits, or {@code null}
  * @param flowControl the flow-control queues, or {@code null}
+ * @param configuration the running configuration's version and its latest reload, or {@code null}
  */
 public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<DecisionView> decisions,
-		List<ModelView> models, List<TenantUsage> tenants, List<FlowControlQueue> flowControl) {
+		List<ModelView> models, List<TenantUsage> tenants, List<FlowControlQueue> flowControl,
+		ConfigurationVersion configuration) {
 
 	/**
 	 * One pool.

@@ -12,6 +12,7 @@ import io.infergate.admin.snapshot.DashboardSnapshot.MetricsView;
 import io.infergate.admin.snapshot.DashboardSnapshot.PoolView;
 import io.infergate.admin.source.FlowControlQueueSource;
 import io.infergate.admin.source.CircuitStateSource;
+import io.infergate.admin.source.ConfigurationSource;
 import io.infergate.admin.source.ModelCatalogSource;
 import io.infergate.admin.source.TenantUsageSource;
 import io.infergate.routing.endpoint.Endpoint;
@@ -70,7 +71,8 @@ public final class SnapshotAssembler {
 		return new DashboardSnapshot(now, pools(now), views(fresh),
 				(sources.models() != null) ? sources.models().models() : null,
 				(sources.tenants() != null) ? sources.tenants().tenants() : null,
-				(sources.flowControl() != null) ? sources.flowControl().queues() : null);
+				(sources.flowControl() != null) ? sources.flowControl().queues() : null,
+				(sources.configuration() != null) ? sources.configuration().version() : null);
 	}
 
 	/** Every kept decision, newest first. */
@@ -146,10 +148,15 @@ public final class SnapshotAssembler {
 	 * @param circuits each endpoint's circuit state
 	 */
 	public record Sources(ModelCatalogSource models, TenantUsageSource tenants, FlowControlQueueSource flowControl,
-			CircuitStateSource circuits) {
+			CircuitStateSource circuits, ConfigurationSource configuration) {
+
+		public Sources(ModelCatalogSource models, TenantUsageSource tenants, FlowControlQueueSource flowControl,
+				CircuitStateSource circuits) {
+			this(models, tenants, flowControl, circuits, null);
+		}
 
 		public static Sources none() {
-			return new Sources(null, null, null, null);
+			return new Sources(null, null, null, null, null);
 		}
 	}
 }

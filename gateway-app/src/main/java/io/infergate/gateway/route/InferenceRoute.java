@@ -60,8 +60,8 @@ import io.infergate.routing.openai.InferenceApi;
  * <li>{@link #RESOLVE_MODEL}: resolve {@code model} to a pool (split, lane) and rewrite it for the pool's servers
  * ({@link ResolveModelFilter});</li>
  * <li>{@link #LIMITS}: check and reserve the caller's limits for the model being tried (429 when one is reached,
- * never a fallback), and settle them with the real usage when the response ends; only when keys are required or
- * some limit is configured ({@link LimitsFilter});</li>
+ * never a fallback), and settle them with the real usage when the response ends; it passes straight on unless keys
+ * are required or some limit is configured, which a configuration reload may change ({@link LimitsFilter});</li>
  * <li>{@link #FLOW_CONTROL}: wait while the model's pool is saturated, by priority and fair share of tenants (429 or
  * 503 when the wait is refused or expires, never a fallback), and hold the pool's capacity until the response
  * ends ({@link FlowControlFilter});</li>
@@ -164,7 +164,8 @@ public class InferenceRoute {
 				when(gateway.servedByHeaders(), steps, new ServedByFilter(), SERVED_BY);
 				steps.filter(new ModelFallbackFilter(engine), MODEL_FALLBACK);
 				steps.filter(new ResolveModelFilter(engine), RESOLVE_MODEL);
-				when(engine.limitsActive(), steps, new LimitsFilter(engine), LIMITS);
+				// always on the route: a configuration reload may add limits; without any it passes straight on
+				steps.filter(new LimitsFilter(engine), LIMITS);
 				steps.filter(new FlowControlFilter(engine), FLOW_CONTROL);
 				steps.filter(new EnginePriorityFilter(engine), ENGINE_PRIORITY);
 				steps.filter(new UsageAccountingFilter(), ACCOUNT_USAGE);

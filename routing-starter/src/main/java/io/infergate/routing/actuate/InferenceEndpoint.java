@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -16,6 +17,7 @@ import io.infergate.routing.limits.TenantMeters;
 import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
+import io.infergate.routing.engine.LiveConfiguration;
 import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;
@@ -61,16 +63,19 @@ public class InferenceEndpoint {
 
 	private final FlowController flowControl;
 
+	private final Supplier<LiveConfiguration.Status> configuration;
+
 	/**
 	 * @param prefixIndex the prefix index, or {@code null}
 	 * @param models the application's model routing, or one that reports none
 	 * @param rateLimiter the limits, whose tenants are reported; {@code null} for none
 	 * @param dispatchSharing the replica's dispatch sharing, or {@code null} when it is off
+	 * @param configuration the running configuration's status, or {@code null} without live configuration
 	 */
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
 			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, InferenceModelsContributor models,
 			RateLimiter rateLimiter, DispatchSharing dispatchSharing, EndpointCircuits circuits,
-			FlowController flowControl) {
+			FlowController flowControl, Supplier<LiveConfiguration.Status> configuration) {
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
@@ -82,6 +87,7 @@ public class InferenceEndpoint {
 		this.dispatchSharing = dispatchSharing;
 		this.circuits = circuits;
 		this.flowControl = flowControl;
+		this.configuration = configuration;
 	}
 
 	@ReadOperation
@@ -105,7 +111,7 @@ public class InferenceEndpoint {
 			recent.add(decision(record));
 		}
 		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null, models.models(),
-				tenants(), (dispatchSharing != null) ? dispatchSharing.stats() : null);
+				tenants(), (dispatchSharing != null) ? dispatchSharing.stats() : null, configuration.get());
 	}
 
 	private List<InferenceReport.Tenant> tenants() {

@@ -3,6 +3,7 @@ package io.infergate.routing.actuate;
 import java.util.List;
 import java.util.Map;
 
+import io.infergate.routing.engine.LiveConfiguration;
 import io.infergate.routing.flowcontrol.PoolFlowReport;
 import io.infergate.routing.prefix.PrefixIndexStats;
 import io.infergate.routing.replica.DispatchSharingStats;
@@ -14,10 +15,12 @@ import io.infergate.routing.replica.DispatchSharingStats;
  * configured model name routes, with counts since start. {@code tenants} lists each tenant's requests and tokens
  * since startup and its current usage against each limit that applies to it (its own, and those of its keys and
  * key × model pairs); it is empty while neither keys nor limits are configured. {@code dispatchSharing} (what this
- * replica told its peers and heard from them) is {@code null} unless dispatch sharing is on.
+ * replica told its peers and heard from them) is {@code null} unless dispatch sharing is on. {@code configuration} is
+ * the running configuration's version, when it took effect, and how the latest reload went.
  */
 public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex,
-		List<Model> models, List<Tenant> tenants, DispatchSharingStats dispatchSharing) {
+		List<Model> models, List<Tenant> tenants, DispatchSharingStats dispatchSharing,
+		LiveConfiguration.Status configuration) {
 
 	/**
 	 * One pool; {@code flowControl} shows its requests in flight through flow control and those waiting, per band

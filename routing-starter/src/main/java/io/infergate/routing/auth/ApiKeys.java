@@ -24,30 +24,42 @@ public final class ApiKeys {
 
 	private static final String BEARER = "Bearer ";
 
-	private final boolean enabled;
-
-	private final Map<String, ApiKey> byHash = new HashMap<>();
-
-	private final Map<String, ApiKey> byId = new HashMap<>();
+	/** Replaced whole by a configuration reload. */
+	private volatile Keys keys;
 
 	/** Keys of properties that passed {@link LimitsConfigurationCheck}. */
 	public ApiKeys(AuthProperties properties) {
-		this.enabled = properties.enabled();
-		properties.keys().forEach((id, key) -> {
-			String tenant = (key.tenant() != null && !key.tenant().isBlank()) ? key.tenant() : id;
-			AuthProperties.Tenant tenantProperties = properties.tenants().get(tenant);
-			double weight = (tenantProperties != null) ? tenantProperties.weight() : 1.0;
-			byte[] hash = HexFormat.of().parseHex(key.sha256().toLowerCase(java.util.Locale.ROOT));
-			ApiKey apiKey = new ApiKey(id, hash, new Caller(id, tenant, key.priority(), weight),
-					new ModelGlobs(key.models()));
-			byHash.put(HexFormat.of().formatHex(hash), apiKey);
-			byId.put(id, apiKey);
-		});
+		this.keys = Keys.of(properties);
+	}
+
+	/** After a configuration reload, with properties that passed {@link LimitsConfigurationCheck}. */
+	public void reconfigure(AuthProperties properties) {
+		this.keys = Keys.of(properties);
+	}
+
+	/** Whether requests need a key, and the keys by hash and by id. */
+	private record Keys(boolean enabled, Map<String, ApiKey> byHash, Map<String, ApiKey> byId) {
+
+		static Keys of(AuthProperties properties) {
+			Map<String, ApiKey> byHash = new HashMap<>();
+			Map<String, ApiKey> byId = new HashMap<>();
+			properties.keys().forEach((id, key) -> {
+				String tenant = (key.tenant() != null && !key.tenant().isBlank()) ? key.tenant() : id;
+				AuthProperties.Tenant tenantProperties = properties.tenants().get(tenant);
+				double weight = (tenantProperties != null) ? tenantProperties.weight() : 1.0;
+				byte[] hash = HexFormat.of().parseHex(key.sha256().toLowerCase(java.util.Locale.ROOT));
+				ApiKey apiKey = new ApiKey(id, hash, new Caller(id, tenant, key.priority(), weight),
+						new ModelGlobs(key.models()));
+				byHash.put(HexFormat.of().formatHex(hash), apiKey);
+				byId.put(id, apiKey);
+			});
+			return new Keys(properties.enabled(), Map.copyOf(byHash), Map.copyOf(byId));
+		}
 	}
 
 	/** Whether requests need a key. */
 	public boolean enabled() {
-		return enabled;
+		return keys.enabled();
 	}
 
 	/**
@@ -58,7 +70,7 @@ public final class ApiKeys {
 	 * @param apiKeyHeader its {@code api-key} header, or {@code null}
 	 */
 	public Authentication authenticate(String authorization, String apiKeyHeader) {
-		if (!enabled) {
+		if (!keys.enabled()) {
 			return Authentication.ANONYMOUS;
 		}
 		String secret;
@@ -98,13 +110,13 @@ public final class ApiKeys {
 	/** The key whose secret is {@code secret}, or {@code null}. */
 	public ApiKey authenticate(String secret) {
 		byte[] presented = ApiKeyHash.sha256(secret);
-		ApiKey candidate = byHash.get(HexFormat.of().formatHex(presented));
+		ApiKey candidate = keys.byHash().get(HexFormat.of().formatHex(presented));
 		return (candidate != null && MessageDigest.isEqual(candidate.sha256(), presented)) ? candidate : null;
 	}
 
 	/** The key with id {@code id}, or {@code null} (as for the anonymous caller). */
 	public ApiKey byId(String id) {
-		return byId.get(id);
+		return keys.byId().get(id);
 	}
 
 	/**

@@ -32,6 +32,7 @@ import io.infergate.routing.config.InvalidConfigurationException;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
 import io.infergate.routing.flowcontrol.FlowControlLifecycle;
 import io.infergate.routing.flowcontrol.FlowControlProperties;
+import io.infergate.routing.engine.LiveConfiguration;
 import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.flowcontrol.PoolCapacity;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
@@ -130,10 +131,13 @@ public class RoutingAutoConfiguration {
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
 			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<InferenceModelsContributor> models,
 			ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<DispatchSharing> dispatchSharing,
-			EndpointCircuits circuits, FlowController flowControl) {
+			EndpointCircuits circuits, FlowController flowControl, ObjectProvider<LiveConfiguration> configuration) {
 		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
 				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable(), dispatchSharing.getIfAvailable(),
-				circuits, flowControl);
+				circuits, flowControl, () -> {
+					LiveConfiguration live = configuration.getIfAvailable();
+					return (live != null) ? live.status() : null;
+				});
 	}
 
 	@Bean

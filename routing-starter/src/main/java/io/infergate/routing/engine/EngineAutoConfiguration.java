@@ -1,5 +1,6 @@
 package io.infergate.routing.engine;
 
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -42,6 +43,9 @@ import io.infergate.routing.model.ModelProperties;
 import io.infergate.routing.model.ServedModelRoutes;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.redis.SharedRedisClient;
+import io.infergate.routing.scheduling.PluginType;
+import io.infergate.routing.scheduling.SchedulingPlugin;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
 
 /**
  * The {@link InferenceEngine} and what it decides with: the configured models, API keys and tenants, and the limits
@@ -101,6 +105,12 @@ public class EngineAutoConfiguration {
 	RateLimitPolicy rateLimitPolicy(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,
 			LimitTypes types, ObjectProvider<ConfigurationCheck> checks) {
 		InvalidConfigurationException.throwIfAny(checks.orderedStream().toList());
+		return policy(auth, rateLimits, models, types);
+	}
+
+	/** The one policy of every key, key × model, tenant and model limit, the default, and the typed limits. */
+	static RateLimitPolicy policy(AuthProperties auth, RateLimitProperties rateLimits, ModelProperties models,
+			LimitTypes types) {
 		Map<String, RateLimitPolicy.KeyLimits> keys = new LinkedHashMap<>();
 		auth.keys().forEach((id, key) -> keys.put(id, new RateLimitPolicy.KeyLimits(
 				(key.tenant() != null && !key.tenant().isBlank()) ? key.tenant() : id, key.limits(),
@@ -158,5 +168,16 @@ public class EngineAutoConfiguration {
 					+ "}") int assumedMaxTokens) {
 		boolean limitsActive = keys.enabled() || limiter.policy().limitsAnything();
 		return new InferenceEngine(models, limitsActive ? limiter : null, flowControl, router, assumedMaxTokens);
+	}
+
+	/** Reloads what the engine decides with from the environment, when asked (the gateway asks on a refresh). */
+	@Bean
+	LiveConfiguration liveConfiguration(Environment environment, ModelCatalog models, ApiKeys keys,
+			RateLimiter limiter, InferenceEngine engine, SchedulingProfiles profiles,
+			ObjectProvider<PluginType<?, ?>> types, ObjectProvider<SchedulingPlugin> plugins,
+			ObjectProvider<LimitType> limitTypes, ObjectProvider<Clock> clock) {
+		return new LiveConfiguration(environment, new LiveConfiguration.Parts(models, keys, limiter, engine, profiles,
+				() -> types.orderedStream().toList(), () -> plugins.orderedStream().toList(),
+				() -> limitTypes.orderedStream().toList()), clock.getIfAvailable(Clock::systemUTC));
 	}
 }

@@ -50,9 +50,9 @@ public final class InferenceEngine {
 
 	private final ModelCatalog models;
 
-	private final RateLimiter limiter;
+	private volatile RateLimiter limiter;
 
-	private final boolean limitsActive;
+	private volatile boolean limitsActive;
 
 	private final FlowController flowControl;
 
@@ -131,6 +131,15 @@ public final class InferenceEngine {
 	}
 
 	/** Whether any limit applies to anyone; if not, {@link #limit} admits every request without a limit decision. */
+	/**
+	 * After a configuration reload: {@code limiter} when keys are required or any limit is configured, else
+	 * {@code null}. A request already past its limits keeps the decision it got.
+	 */
+	public void limiter(RateLimiter limiter) {
+		this.limiter = limiter;
+		this.limitsActive = limiter != null;
+	}
+
 	public boolean limitsActive() {
 		return limitsActive;
 	}
@@ -140,7 +149,8 @@ public final class InferenceEngine {
 	 * {@code max_tokens}. Completes with {@code null} when no limit applies to anyone.
 	 */
 	public CompletionStage<LimitDecision> limit(Caller caller, InferenceRequest request) {
-		return limitsActive ? limiter.admit(caller, request.requestedModel(), request.estimatedTotalTokens())
+		RateLimiter current = limiter;
+		return (current != null) ? current.admit(caller, request.requestedModel(), request.estimatedTotalTokens())
 				: UNLIMITED;
 	}
 

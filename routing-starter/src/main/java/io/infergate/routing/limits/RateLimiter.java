@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class RateLimiter {
 
-	private final RateLimitPolicy policy;
+	private volatile RateLimitPolicy policy;
 
 	private final RateLimitStore store;
 
@@ -32,6 +32,11 @@ public final class RateLimiter {
 
 	public RateLimitPolicy policy() {
 		return policy;
+	}
+
+	/** After a configuration reload; a request already admitted settles against the decision it got. */
+	public void reconfigure(RateLimitPolicy policy) {
+		this.policy = policy;
 	}
 
 	public RateLimitStore store() {

@@ -15,7 +15,7 @@ import io.infergate.routing.config.InvalidConfigurationException;
  */
 public class ModelCatalog {
 
-	private final ConfiguredModels configured;
+	private volatile ConfiguredModels configured;
 
 	private final ServedModelRoutes served;
 
@@ -24,6 +24,17 @@ public class ModelCatalog {
 		InvalidConfigurationException.throwIfAny(List.of(configured));
 		this.configured = configured;
 		this.served = served;
+	}
+
+	/**
+	 * After a configuration reload: the models a request resolves from now on. A request already resolved keeps its
+	 * route.
+	 *
+	 * @throws InvalidConfigurationException when the configured models have problems
+	 */
+	public void reconfigure(ConfiguredModels configured) {
+		InvalidConfigurationException.throwIfAny(List.of(configured));
+		this.configured = configured;
 	}
 
 	/** The configured model called {@code model}, or {@code null}. */

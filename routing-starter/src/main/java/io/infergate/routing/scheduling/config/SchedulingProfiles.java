@@ -39,9 +39,9 @@ public final class SchedulingProfiles implements ProfileResolver {
 
 	private volatile SchedulingProfile defaultProfile;
 
-	private final String defaultName;
+	private volatile String defaultName;
 
-	private final PluginInstances instances;
+	private volatile PluginInstances instances;
 
 	/**
 	 * @param types the plugin types, whose instances are predefined or declared under
@@ -73,6 +73,18 @@ public final class SchedulingProfiles implements ProfileResolver {
 		this.profiles = Collections.unmodifiableMap(built);
 		this.defaultName = defaultName;
 		this.defaultProfile = built.get(defaultName);
+	}
+
+	/**
+	 * After a configuration reload: every profile, plugin instance and the default become {@code fresh}'s, built from
+	 * the new configuration. A request already scheduling keeps the profile it resolved. Plugin instances are new, so
+	 * what they remember (a {@code session-affinity} instance's sessions) starts again.
+	 */
+	public synchronized void replaceWith(SchedulingProfiles fresh) {
+		this.instances = fresh.instances;
+		this.profiles = fresh.profiles;
+		this.defaultName = fresh.defaultName;
+		this.defaultProfile = fresh.defaultProfile;
 	}
 
 	/**

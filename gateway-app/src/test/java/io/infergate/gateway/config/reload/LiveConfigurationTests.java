@@ -1,0 +1,187 @@
+package io.infergate.gateway.config.reload;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.infergate.gateway.InfergateGatewayApplication;
+import io.infergate.gateway.support.Http;
+import io.infergate.gateway.support.Sims;
+import io.infergate.routing.engine.LiveConfiguration;
+import io.infergate.routing.pool.EndpointRegistry;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.sim.SimulatedModelServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A gateway whose models, limits and scheduling weights live in a file it watches: editing the file changes how the
+ * next requests route, a file with a problem is refused whole and the running configuration stays.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class LiveConfigurationTests {
+
+	private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	static final String VERSION_1 = """
+			infergate:
+			  models:
+			    chat: {pool: first, target-model: llama}
+			    retired: {pool: first, target-model: llama}
+			  scheduling:
+			    profiles:
+			      llm-d:
+			        scorers: {queue: 2}
+			""";
+
+	static final String VERSION_2 = """
+			infergate:
+			  models:
+			    chat: {pool: second, target-model: mistral}
+			    added: {pool: first, target-model: llama, limits: {rpm: 2}}
+			  scheduling:
+			    profiles:
+			      llm-d:
+			        scorers: {queue: 7}
+			""";
+
+	@TempDir
+	static Path directory;
+
+	private static final Sims sims = new Sims();
+
+	private static ConfigurableApplicationContext gateway;
+
+	@BeforeAll
+	static void start() throws IOException {
+		SimulatedModelServer llama = sims.start("llama");
+		SimulatedModelServer mistral = sims.start("mistral");
+		Files.writeString(directory.resolve("application.yml"), VERSION_1);
+		gateway = new SpringApplicationBuilder(InfergateGatewayApplication.class).run("--server.port=0",
+				"--management.server.port=0", "--infergate.demo.enabled=false",
+				"--spring.config.additional-location=file:" + directory + "/",
+				"--infergate.config-reload.watch-interval=100ms",
+				"--infergate.pools.first.endpoints=" + Sims.urls(llama), "--infergate.pools.first.profile=llm-d",
+				"--infergate.pools.second.endpoints=" + Sims.urls(mistral), "--spring.main.banner-mode=off");
+		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
+		await().atMost(PATIENCE).until(() -> registry.pools().stream()
+			.allMatch((pool) -> pool.endpoints().stream().allMatch((endpoint) -> endpoint.isReady())));
+	}
+
+	@AfterAll
+	static void stop() {
+		if (gateway != null) {
+			gateway.close();
+		}
+		sims.close();
+	}
+
+	@BeforeEach
+	void versionOne() throws IOException {
+		write(VERSION_1);
+		await().atMost(PATIENCE).until(() -> served("chat").equals("llama")
+				&& configuration().path("lastReloadOutcome").asString().matches("applied|unchanged|"));
+	}
+
+	private static void write(String yaml) throws IOException {
+		Files.writeString(directory.resolve("application.yml"), yaml);
+	}
+
+	private static String port(String property) {
+		return gateway.getEnvironment().getProperty(property);
+	}
+
+	private static HttpResponse<String> chat(String model) {
+		return Http.postJson("http://127.0.0.1:" + port("local.server.port") + "/v1/chat/completions",
+				Http.chat(model, "hello", false, 2));
+	}
+
+	/** The model that answered a request for {@code model}, or its status when it failed. */
+	private static String served(String model) {
+		HttpResponse<String> response = chat(model);
+		return (response.statusCode() == 200) ? JSON.readTree(response.body()).path("model").asString()
+				: "HTTP " + response.statusCode();
+	}
+
+	private static JsonNode configuration() {
+		return JSON.readTree(Http.getAsAdmin("http://127.0.0.1:" + port("local.management.port")
+				+ "/actuator/inference").body()).path("configuration");
+	}
+
+	@Test
+	void editingTheFileChangesModelsLimitsAndWeightsForTheNextRequests() throws IOException {
+		long before = gateway.getBean(LiveConfiguration.class).status().version();
+
+		write(VERSION_2);
+
+		await().atMost(PATIENCE).until(() -> served("chat").equals("mistral"));
+		assertThat(served("added")).isEqualTo("llama");
+		assertThat(served("retired")).isEqualTo("HTTP 404");
+		assertThat(gateway.getBean(SchedulingProfiles.class).get("llm-d").weights()).containsEntry("queue", 7.0);
+		// the new model's limit: 2 requests a minute, the one above was the first
+		assertThat(chat("added").statusCode()).isEqualTo(200);
+		assertThat(chat("added").statusCode()).isEqualTo(429);
+		JsonNode configuration = configuration();
+		assertThat(configuration.path("version").asLong()).isGreaterThan(before);
+		assertThat(configuration.path("lastReloadOutcome").asString()).isEqualTo("applied");
+	}
+
+	@Test
+	void aFileWithProblemsIsRefusedWholeAndTheRunningConfigurationStays(CapturedOutput output) throws IOException {
+		long before = gateway.getBean(LiveConfiguration.class).status().version();
+
+		write("""
+				infergate:
+				  models:
+				    chat: {pool: second, target-model: mistral}
+				    broken: {pool: nowhere, target-model: llama}
+				  scheduling:
+				    profiles:
+				      llm-d:
+				        scorers: {queue: -1}
+				""");
+
+		await().atMost(PATIENCE).until(() -> configuration().path("lastReloadOutcome").asString().equals("rejected"));
+		JsonNode configuration = configuration();
+		assertThat(configuration.path("version").asLong()).isEqualTo(before);
+		assertThat(configuration.path("problems").toString()).contains("infergate.models.broken.pool")
+			.contains("nowhere")
+			.contains("infergate.scheduling.profiles.llm-d.scorers.queue");
+		assertThat(output).contains("Configuration reload (refresh").contains("rejected; version " + before);
+		// still version one: chat goes to the first pool, and the weight is the old one
+		assertThat(served("chat")).isEqualTo("llama");
+		assertThat(gateway.getBean(SchedulingProfiles.class).get("llm-d").weights()).containsEntry("queue", 2.0);
+	}
+
+	@Test
+	void changingAPoolIsRefusedWithTheReason() throws IOException {
+		write(VERSION_1 + """
+				  pools:
+				    third:
+				      endpoints: ["http://127.0.0.1:9"]
+				""");
+
+		await().atMost(PATIENCE).until(() -> configuration().path("lastReloadOutcome").asString().equals("rejected"));
+		assertThat(configuration().path("problems").toString())
+			.contains("infergate.pools: pools and their endpoints apply at startup only");
+	}
+}
