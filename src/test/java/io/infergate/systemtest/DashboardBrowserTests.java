@@ -4,6 +4,8 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,11 +46,18 @@ class DashboardBrowserTests {
 
 	static Browser browser;
 
+	/** A configuration file the gateway watches, so a test can change its configuration while it runs. */
+	static Path configFile;
+
 	@BeforeAll
 	static void start() throws Exception {
+		Path configDirectory = Files.createDirectories(Path.of("target", "dashboard-config"));
+		configFile = Files.writeString(configDirectory.resolve("application.yml"), "infergate: {}\n");
 		// llm-d's profile: several weighted scorers for the decision table and the what-if view to show and change
 		gateway = GatewayProcess.start("dashboard", "--infergate.scheduling.default-profile=llm-d",
-				"--infergate.management.admin.allow-runtime-changes=true");
+				"--infergate.management.admin.allow-runtime-changes=true",
+				"--spring.config.additional-location=file:" + configDirectory.toAbsolutePath() + "/",
+				"--infergate.config-reload.watch-interval=200ms");
 		browser = Browser.start();
 		browser.authorize(GatewayProcess.basicCredentials());
 	}
@@ -250,6 +259,28 @@ class DashboardBrowserTests {
 		assertThat(browser.driver.findElement(By.cssSelector("input[type=number][data-scorer='prefix-cache']"))
 			.getAttribute("value")).isEqualTo("3");
 		assertThat(gateway.output()).contains("Runtime change #", "by admin: scheduling profile 'llm-d' weights");
+	}
+
+	@Test
+	void theHeaderShowsTheConfigurationsVersionAndAReloadMovesIt() throws Exception {
+		open("config");
+		WebElement badge = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("#config-version:not([hidden])")).stream()
+				.findFirst()
+				.orElse(null));
+		long before = Long.parseLong(badge.getAttribute("data-version"));
+		assertThat(badge.getText()).isEqualTo("config v" + before);
+
+		Files.writeString(configFile, "infergate:\n  models:\n    reload-" + before
+				+ ": {pool: demo, target-model: demo-llama}\n");
+
+		browser.waitUpTo(WAIT).until((driver) -> driver.findElement(By.id("config-version")).getText()
+			.equals("config v" + (before + 1)));
+		assertThat(browser.driver.findElement(By.id("configuration-status")).getText())
+			.startsWith("Version " + (before + 1) + ", in effect since ")
+			.contains("Last reload ")
+			.endsWith(": applied.");
+		browser.screenshot("configuration-version");
 	}
 
 	/** The weight the running gateway's {@code llm-d} profile gives {@code scorer}, read from the dashboard's API. */

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.WeakHashMap;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
@@ -36,6 +38,12 @@ public class DemoModeEnvironmentPostProcessor implements EnvironmentPostProcesso
 
 	static final String PORTS_PROPERTY = "infergate.demo.ports";
 
+	/**
+	 * The ports chosen for each application: Spring Cloud's refresh (a configuration reload) post-processes a copy
+	 * of the environment again, and must find the pods where they are.
+	 */
+	private static final Map<SpringApplication, int[]> PORTS = Collections.synchronizedMap(new WeakHashMap<>());
+
 	@Override
 	public int getOrder() {
 		// after the application's own configuration has been loaded
@@ -52,8 +60,10 @@ public class DemoModeEnvironmentPostProcessor implements EnvironmentPostProcesso
 		}
 		Map<String, Object> demo = new LinkedHashMap<>();
 		StringJoiner ports = new StringJoiner(",");
+		int[] chosen = (application != null) ? PORTS.computeIfAbsent(application, (app) -> freeLoopbackPorts())
+				: freeLoopbackPorts();
 		for (int i = 0; i < POD_COUNT; i++) {
-			int port = freeLoopbackPort();
+			int port = chosen[i];
 			ports.add(Integer.toString(port));
 			demo.put("infergate.pools." + POOL + ".endpoints[" + i + "]", "http://127.0.0.1:" + port);
 		}
@@ -65,6 +75,14 @@ public class DemoModeEnvironmentPostProcessor implements EnvironmentPostProcesso
 		demo.put("infergate.models." + LORA_MODEL + ".target-model", BASE_MODEL);
 		demo.put("infergate.models." + LORA_MODEL + ".adapter", LORA_MODEL);
 		environment.getPropertySources().addLast(new MapPropertySource("infergate-demo-mode", demo));
+	}
+
+	private static int[] freeLoopbackPorts() {
+		int[] ports = new int[POD_COUNT];
+		for (int i = 0; i < POD_COUNT; i++) {
+			ports[i] = freeLoopbackPort();
+		}
+		return ports;
 	}
 
 	private static int freeLoopbackPort() {

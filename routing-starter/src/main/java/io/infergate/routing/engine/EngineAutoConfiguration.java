@@ -41,6 +41,7 @@ import io.infergate.routing.model.ConfiguredModels;
 import io.infergate.routing.model.ModelCatalog;
 import io.infergate.routing.model.ModelProperties;
 import io.infergate.routing.model.ServedModelRoutes;
+import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.redis.SharedRedisClient;
 import io.infergate.routing.scheduling.PluginType;
@@ -173,10 +174,10 @@ public class EngineAutoConfiguration {
 	/** Reloads what the engine decides with from the environment, when asked (the gateway asks on a refresh). */
 	@Bean
 	LiveConfiguration liveConfiguration(Environment environment, ModelCatalog models, ApiKeys keys,
-			RateLimiter limiter, InferenceEngine engine, SchedulingProfiles profiles,
+			RateLimiter limiter, InferenceEngine engine, SchedulingProfiles profiles, EndpointRegistry registry,
 			ObjectProvider<PluginType<?, ?>> types, ObjectProvider<SchedulingPlugin> plugins,
 			ObjectProvider<LimitType> limitTypes, ObjectProvider<Clock> clock) {
-		return new LiveConfiguration(environment, new LiveConfiguration.Parts(models, keys, limiter, engine, profiles,
+		return new LiveConfiguration(environment, new LiveConfiguration.Parts(models, keys, limiter, engine, profiles, registry,
 				() -> types.orderedStream().toList(), () -> plugins.orderedStream().toList(),
 				() -> limitTypes.orderedStream().toList()), clock.getIfAvailable(Clock::systemUTC));
 	}

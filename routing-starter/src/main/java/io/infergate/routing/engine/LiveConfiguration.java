@@ -32,6 +32,7 @@ import io.infergate.routing.limits.RateLimiter;
 import io.infergate.routing.model.ConfiguredModels;
 import io.infergate.routing.model.ModelCatalog;
 import io.infergate.routing.model.ModelProperties;
+import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProfilesCheck;
 import io.infergate.routing.pool.PoolProperties;
 import io.infergate.routing.scheduling.PluginType;
@@ -49,8 +50,10 @@ import io.infergate.routing.scheduling.config.SchedulingProperties;
  * {@link #status()}. A request already resolved keeps its model route, its limits decision and the profile it
  * scheduled with; the next request sees the new configuration.
  * <p>
- * Pools and their endpoints, the limits' store and flow control's settings apply at startup only: a reload that
- * changes them is refused with a problem naming the property, and the running configuration stays.
+ * Of the pools, the endpoints of a pool that lists them, its profile and its failure mode reload; adding or removing
+ * a pool, discovery, timeouts and the pool's other settings, the limits' store and flow control's settings apply
+ * at startup only: a reload that changes them is refused with a problem naming the property, and the running
+ * configuration stays.
  */
 public final class LiveConfiguration {
 
@@ -76,7 +79,7 @@ public final class LiveConfiguration {
 	 * @param limitTypes the application's own limit types
 	 */
 	public record Parts(ModelCatalog models, ApiKeys keys, RateLimiter limiter, InferenceEngine engine,
-			SchedulingProfiles profiles, Supplier<List<PluginType<?, ?>>> types,
+			SchedulingProfiles profiles, EndpointRegistry registry, Supplier<List<PluginType<?, ?>>> types,
 			Supplier<List<SchedulingPlugin>> plugins, Supplier<List<LimitType>> limitTypes) {
 	}
 
@@ -129,9 +132,7 @@ public final class LiveConfiguration {
 					+ status.version() + " stays");
 			return status;
 		}
-		if (!fresh.pools().equals(running.pools())) {
-			problems.add("infergate.pools: pools and their endpoints apply at startup only; restart to change them");
-		}
+		List<String> changedPools = changedPools(running.pools(), fresh.pools(), problems);
 		if (!sameStore(fresh.rateLimits(), running.rateLimits())) {
 			problems.add("infergate.rate-limits: the limits' store and its settings apply at startup only; only "
 					+ "default-limits reloads");
@@ -149,17 +150,23 @@ public final class LiveConfiguration {
 		if (!fresh.scheduling().equals(running.scheduling())) {
 			try {
 				profiles = new SchedulingProfiles(fresh.scheduling(), parts.types().get(), parts.plugins().get());
-				problems.addAll(new PoolProfilesCheck(fresh.pools(), profiles.names()).problems());
 			}
 			catch (SchedulingConfigurationException ex) {
 				problems.addAll(ex.problems());
 			}
+		}
+		if (profiles != null || fresh.scheduling().equals(running.scheduling())) {
+			problems.addAll(new PoolProfilesCheck(fresh.pools(),
+					((profiles != null) ? profiles : parts.profiles()).names()).problems());
 		}
 		if (!problems.isEmpty()) {
 			return reject(trigger, now, problems);
 		}
 		if (profiles != null) {
 			parts.profiles().replaceWith(profiles);
+		}
+		for (String pool : changedPools) {
+			parts.registry().reconfigure(pool, fresh.pools().pools().get(pool));
 		}
 		parts.models().reconfigure(models);
 		parts.keys().reconfigure(fresh.auth());
@@ -171,6 +178,33 @@ public final class LiveConfiguration {
 		status = new Status(status.version() + 1, now, now, "applied", List.of());
 		logger.info("Configuration reloaded (" + trigger + "): version " + status.version());
 		return status;
+	}
+
+	/**
+	 * The pools whose reload applies at once (endpoints, profile, failure mode of a pool that lists its endpoints);
+	 * a problem for each other change.
+	 */
+	private static List<String> changedPools(PoolProperties before, PoolProperties after, List<String> problems) {
+		List<String> changed = new ArrayList<>();
+		if (!before.pools().keySet().equals(after.pools().keySet())) {
+			problems.add("infergate.pools: adding or removing a pool applies at startup only (running "
+					+ before.pools().keySet() + ", configured " + after.pools().keySet() + "); restart to change them");
+			return changed;
+		}
+		before.pools().forEach((name, running) -> {
+			PoolProperties.Pool next = after.pools().get(name);
+			if (running.equals(next)) {
+				return;
+			}
+			if (running.reloadable(next)) {
+				changed.add(name);
+			}
+			else {
+				problems.add("infergate.pools." + name + ": only a static pool's endpoints, profile and failure-mode "
+						+ "reload; the rest applies at startup, restart to change it");
+			}
+		});
+		return changed;
 	}
 
 	private Status reject(String trigger, Instant now, List<String> problems) {

@@ -15,7 +15,7 @@ public final class EndpointPool {
 
 	private final String name;
 
-	private final PoolProperties.Pool settings;
+	private volatile PoolProperties.Pool settings;
 
 	private volatile List<Endpoint> endpoints = List.of();
 
@@ -43,6 +43,11 @@ public final class EndpointPool {
 	/** The configured profile name, or {@code null} for the default profile. */
 	public String profileName() {
 		return settings.profile();
+	}
+
+	/** After a configuration reload that changed only what applies at once: endpoints, profile, failure mode. */
+	void reconfigure(PoolProperties.Pool settings) {
+		this.settings = settings;
 	}
 
 	public List<Endpoint> endpoints() {

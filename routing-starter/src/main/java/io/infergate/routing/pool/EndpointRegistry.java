@@ -64,6 +64,22 @@ public final class EndpointRegistry {
 	}
 
 	/**
+	 * After a configuration reload: the pool's settings become {@code settings}, and a static pool's endpoints its
+	 * {@code endpoints} ({@link #sync}). Only what is read per request changes anything: the profile, the failure
+	 * mode and the endpoints (see {@link PoolProperties.Pool#reloadable}).
+	 */
+	public synchronized void reconfigure(String poolName, PoolProperties.Pool settings) {
+		EndpointPool pool = pools.get(poolName);
+		if (pool == null) {
+			throw new IllegalArgumentException("unknown pool '" + poolName + "'");
+		}
+		pool.reconfigure(settings);
+		if (!settings.endpoints().isEmpty()) {
+			sync(poolName, settings.endpoints());
+		}
+	}
+
+	/**
 	 * Makes the pool's endpoints exactly {@code baseUris}: endpoints not yet known are added (not ready until
 	 * scraped), those no longer listed are removed. Endpoints present before and after keep their state.
 	 */

@@ -97,6 +97,18 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 					scrape, kvEvents, upstreamApiKey, timeouts, convention);
 		}
 
+		/**
+		 * Whether a running pool configured as this one may become {@code next} by a configuration reload: both list
+		 * their endpoints (no discovery), and they differ at most in endpoints, profile and failure mode, which the
+		 * gateway reads per request.
+		 */
+		public boolean reloadable(Pool next) {
+			return !endpoints.isEmpty() && !next.endpoints().isEmpty()
+					&& new Pool(engine, next.endpoints(), discoveryServiceId, discoveryRefreshInterval, next.profile(),
+							next.failureMode(), scrape, kvEvents, upstreamApiKey, timeouts, enginePriority)
+						.equals(next);
+		}
+
 		/** A pool of every default but {@code endpoints} and {@code profile}. */
 		public static Pool of(List<URI> endpoints, String profile) {
 			return new Pool(EngineType.VLLM, endpoints, null, Duration.ofSeconds(5), profile, FailureMode.FAIL_CLOSE,

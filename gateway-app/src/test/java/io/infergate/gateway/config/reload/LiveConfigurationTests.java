@@ -44,6 +44,7 @@ class LiveConfigurationTests {
 
 	static final String VERSION_1 = """
 			infergate:
+			  pools: POOLS
 			  models:
 			    chat: {pool: first, target-model: llama}
 			    retired: {pool: first, target-model: llama}
@@ -55,6 +56,7 @@ class LiveConfigurationTests {
 
 	static final String VERSION_2 = """
 			infergate:
+			  pools: POOLS
 			  models:
 			    chat: {pool: second, target-model: mistral}
 			    added: {pool: first, target-model: llama, limits: {rpm: 2}}
@@ -71,17 +73,28 @@ class LiveConfigurationTests {
 
 	private static ConfigurableApplicationContext gateway;
 
+	private static SimulatedModelServer llama;
+
+	private static SimulatedModelServer secondLlama;
+
+	private static SimulatedModelServer mistral;
+
+	/** Two pools: {@code first} with {@code llamas} and the profile llm-d, {@code second} with the mistral pod. */
+	private static String pools(SimulatedModelServer... llamas) {
+		return "{first: {endpoints: [" + Sims.urls(llamas) + "], profile: llm-d}, second: {endpoints: ["
+				+ Sims.urls(mistral) + "]}}";
+	}
+
 	@BeforeAll
 	static void start() throws IOException {
-		SimulatedModelServer llama = sims.start("llama");
-		SimulatedModelServer mistral = sims.start("mistral");
-		Files.writeString(directory.resolve("application.yml"), VERSION_1);
+		llama = sims.start("llama");
+		secondLlama = sims.start("llama");
+		mistral = sims.start("mistral");
+		write(VERSION_1);
 		gateway = new SpringApplicationBuilder(InfergateGatewayApplication.class).run("--server.port=0",
 				"--management.server.port=0", "--infergate.demo.enabled=false",
 				"--spring.config.additional-location=file:" + directory + "/",
-				"--infergate.config-reload.watch-interval=100ms",
-				"--infergate.pools.first.endpoints=" + Sims.urls(llama), "--infergate.pools.first.profile=llm-d",
-				"--infergate.pools.second.endpoints=" + Sims.urls(mistral), "--spring.main.banner-mode=off");
+				"--infergate.config-reload.watch-interval=100ms", "--spring.main.banner-mode=off");
 		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
 		await().atMost(PATIENCE).until(() -> registry.pools().stream()
 			.allMatch((pool) -> pool.endpoints().stream().allMatch((endpoint) -> endpoint.isReady())));
@@ -103,7 +116,11 @@ class LiveConfigurationTests {
 	}
 
 	private static void write(String yaml) throws IOException {
-		Files.writeString(directory.resolve("application.yml"), yaml);
+		write(yaml, pools(llama));
+	}
+
+	private static void write(String yaml, String pools) throws IOException {
+		Files.writeString(directory.resolve("application.yml"), yaml.replace("POOLS", pools));
 	}
 
 	private static String port(String property) {
@@ -151,6 +168,7 @@ class LiveConfigurationTests {
 
 		write("""
 				infergate:
+				  pools: POOLS
 				  models:
 				    chat: {pool: second, target-model: mistral}
 				    broken: {pool: nowhere, target-model: llama}
@@ -173,15 +191,28 @@ class LiveConfigurationTests {
 	}
 
 	@Test
-	void changingAPoolIsRefusedWithTheReason() throws IOException {
-		write(VERSION_1 + """
-				  pools:
-				    third:
-				      endpoints: ["http://127.0.0.1:9"]
-				""");
+	void aStaticPoolsEndpointsChangeAndAddingAPoolIsRefused() throws IOException {
+		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
+
+		write(VERSION_1, pools(llama, secondLlama));
+
+		await().atMost(PATIENCE).until(() -> registry.pool("first").endpoints().size() == 2
+				&& registry.pool("first").endpoints().stream().allMatch((endpoint) -> endpoint.isReady()));
+		assertThat(served("chat")).isEqualTo("llama");
+
+		write(VERSION_1, "{first: {endpoints: [" + Sims.urls(llama) + "], profile: llm-d}, second: {endpoints: ["
+				+ Sims.urls(mistral) + "]}, third: {endpoints: [\"http://127.0.0.1:9\"]}}");
 
 		await().atMost(PATIENCE).until(() -> configuration().path("lastReloadOutcome").asString().equals("rejected"));
 		assertThat(configuration().path("problems").toString())
-			.contains("infergate.pools: pools and their endpoints apply at startup only");
+			.contains("infergate.pools: adding or removing a pool applies at startup only");
+		assertThat(registry.pool("third")).isNull();
+		assertThat(registry.pool("first").endpoints()).hasSize(2);
+
+		write(VERSION_1, "{first: {endpoints: [" + Sims.urls(llama) + "], profile: llm-d, timeouts: {first-byte: 5s}},"
+				+ " second: {endpoints: [" + Sims.urls(mistral) + "]}}");
+
+		await().atMost(PATIENCE).until(() -> configuration().path("problems").toString()
+			.contains("infergate.pools.first: only a static pool's endpoints, profile and failure-mode reload"));
 	}
 }
