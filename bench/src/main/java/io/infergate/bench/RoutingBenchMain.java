@@ -7,8 +7,9 @@ import io.infergate.bench.quality.defaults.CompareDefaultsCommand;
 
 /**
  * Main class of {@code routing-bench.jar}: runs the routing-quality harness for a command line with
- * {@code --workload} (or {@code --help}), {@code compare-defaults} for the default profile's comparison, and hands any other command line to JMH, so
- * {@code java -jar routing-bench.jar SchedulingBenchmark -f 1} still runs the benchmarks.
+ * {@code --workload} (or {@code --help}), {@code compare-defaults} for the default profile's comparison, and
+ * hands any other command line to JMH, so {@code java -jar routing-bench.jar SchedulingBenchmark -f 1} still runs
+ * the benchmarks.
  */
 public final class RoutingBenchMain {
 

@@ -177,8 +177,9 @@ public class EngineAutoConfiguration {
 			RateLimiter limiter, InferenceEngine engine, SchedulingProfiles profiles, EndpointRegistry registry,
 			ObjectProvider<PluginType<?, ?>> types, ObjectProvider<SchedulingPlugin> plugins,
 			ObjectProvider<LimitType> limitTypes, ObjectProvider<Clock> clock) {
-		return new LiveConfiguration(environment, new LiveConfiguration.Parts(models, keys, limiter, engine, profiles, registry,
+		LiveConfiguration.Parts parts = new LiveConfiguration.Parts(models, keys, limiter, engine, profiles, registry,
 				() -> types.orderedStream().toList(), () -> plugins.orderedStream().toList(),
-				() -> limitTypes.orderedStream().toList()), clock.getIfAvailable(Clock::systemUTC));
+				() -> limitTypes.orderedStream().toList());
+		return new LiveConfiguration(environment, parts, clock.getIfAvailable(Clock::systemUTC));
 	}
 }

@@ -118,7 +118,8 @@ public record Comparison(List<String> profiles, List<Row> rows) {
 	public List<String> sameFiguresAs(String profile) {
 		List<String> same = new ArrayList<>();
 		for (String other : profiles) {
-			if (!other.equals(profile) && rows.stream().allMatch((row) -> row.cells().get(other).equals(row.cells().get(profile)))) {
+			if (!other.equals(profile)
+					&& rows.stream().allMatch((row) -> row.cells().get(other).equals(row.cells().get(profile)))) {
 				same.add(other);
 			}
 		}
