@@ -13,14 +13,12 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.infergate.gateway.support.GatewayContexts;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.RedisServer;
 import io.infergate.gateway.support.Sims;
-import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.sim.SimulatedModelServer;
 
@@ -74,18 +72,11 @@ class DispatchSharingTests {
 	 * dispatches its index is empty and it would pick any of the four pods.
 	 */
 	private static ConfigurableApplicationContext gateway() {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(InfergateGatewayApplication.class).run(
-				"--server.port=0", "--management.server.port=0", "--infergate.demo.enabled=false",
+		return GatewayContexts.start(
 				"--infergate.pools.shared.endpoints=" + Sims.urls(pods.toArray(SimulatedModelServer[]::new)),
 				"--infergate.pools.shared.profile=prefix-only",
 				"--infergate.models.llama.pool=shared", "--infergate.models.llama.target-model=llama",
-				"--infergate.scheduling.dispatch-sharing.transport=redis",
-				"--infergate.redis.url=" + redis.url(),
-				"--spring.main.banner-mode=off");
-		EndpointRegistry registry = context.getBean(EndpointRegistry.class);
-		await().atMost(PATIENCE)
-			.until(() -> registry.pool("shared").endpoints().stream().allMatch(Endpoint::isReady));
-		return context;
+				"--infergate.scheduling.dispatch-sharing.transport=redis", "--infergate.redis.url=" + redis.url());
 	}
 
 	@Test

@@ -16,14 +16,12 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.infergate.gateway.support.GatewayContexts;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.RedisServer;
 import io.infergate.gateway.support.Sims;
-import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.replica.DispatchSharing;
 import io.infergate.routing.scheduling.EndpointScorer;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
@@ -75,18 +73,13 @@ class SessionSharingTests {
 
 	/** A replica whose pool routes by the shipped {@code session} profile. */
 	private static ConfigurableApplicationContext gateway() {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(InfergateGatewayApplication.class).run(
-				"--server.port=0", "--management.server.port=0", "--infergate.demo.enabled=false",
+		return GatewayContexts.start(
 				"--infergate.pools.sticky.endpoints=" + Sims.urls(pods.toArray(SimulatedModelServer[]::new)),
 				"--infergate.pools.sticky.profile=session",
 				"--infergate.models.llama.pool=sticky", "--infergate.models.llama.target-model=llama",
 				// these tests are about decisions: a scrape made late by a busy test machine must not drop a pod
 				"--infergate.scheduling.saturation.staleness-threshold=5s",
-				"--infergate.scheduling.dispatch-sharing.transport=redis", "--infergate.redis.url=" + redis.url(),
-				"--spring.main.banner-mode=off");
-		EndpointRegistry registry = context.getBean(EndpointRegistry.class);
-		await().atMost(PATIENCE).until(() -> registry.pool("sticky").endpoints().stream().allMatch(Endpoint::isReady));
-		return context;
+				"--infergate.scheduling.dispatch-sharing.transport=redis", "--infergate.redis.url=" + redis.url());
 	}
 
 	@Test
@@ -175,11 +168,10 @@ class SessionSharingTests {
 
 	/** The {@code host:port} of the pod that served a turn of {@code session} sent through {@code gateway}. */
 	private static String served(ConfigurableApplicationContext gateway, String session, String question) {
-		String port = gateway.getEnvironment().getProperty("local.server.port");
 		String body = "{\"model\":\"llama\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"" + question
 				+ "\"}]}";
 		HttpResponse<String> response = Http.send(HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+			.newBuilder(URI.create(GatewayContexts.url(gateway, "/v1/chat/completions")))
 			.header("Content-Type", "application/json")
 			.header("x-session-id", session)
 			.timeout(Duration.ofSeconds(60))

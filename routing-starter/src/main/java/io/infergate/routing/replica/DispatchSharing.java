@@ -5,7 +5,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -141,53 +144,41 @@ public final class DispatchSharing implements RecordedDispatchListener, SessionA
 	void receive(byte[] message) {
 		received.increment();
 		if (PeerSession.isSession(message)) {
-			receiveSession(message);
-			return;
+			apply(message, "session", PeerSession::decode, PeerSession::replica, PeerSession::pool,
+					PeerSession::endpoint, (session) -> {
+						for (SessionAffinityScorer scorer : sessions) {
+							scorer.recordPeer(session.pool(), session.sessionKeyHash(), session.endpoint());
+						}
+					});
 		}
-		PeerDispatch dispatch;
-		try {
-			dispatch = PeerDispatch.decode(message);
+		else {
+			apply(message, "dispatch", PeerDispatch::decode, PeerDispatch::replica, PeerDispatch::pool,
+					PeerDispatch::endpoint, (dispatch) -> index.record(dispatch.hashes(), dispatch.endpoint()));
 		}
-		catch (IllegalArgumentException ex) {
-			rejected.increment();
-			if (logger.isDebugEnabled()) {
-				logger.debug("Ignoring a malformed peer dispatch: " + ex.getMessage());
-			}
-			return;
-		}
-		if (dispatch.replica() == replica) {
-			return;
-		}
-		if (!knows(dispatch.pool(), dispatch.endpoint())) {
-			rejected.increment();
-			return;
-		}
-		index.record(dispatch.hashes(), dispatch.endpoint());
-		applied.increment();
 	}
 
-	private void receiveSession(byte[] message) {
-		PeerSession session;
+	/** Decodes a peer's message and records it, unless malformed, this replica's own, or for an unknown endpoint. */
+	private <M> void apply(byte[] message, String kind, Function<byte[], M> decode, ToLongFunction<M> sender,
+			Function<M, String> pool, Function<M, EndpointId> endpoint, Consumer<M> record) {
+		M decoded;
 		try {
-			session = PeerSession.decode(message);
+			decoded = decode.apply(message);
 		}
 		catch (IllegalArgumentException ex) {
 			rejected.increment();
 			if (logger.isDebugEnabled()) {
-				logger.debug("Ignoring a malformed peer session: " + ex.getMessage());
+				logger.debug("Ignoring a malformed peer " + kind + ": " + ex.getMessage());
 			}
 			return;
 		}
-		if (session.replica() == replica) {
+		if (sender.applyAsLong(decoded) == replica) {
 			return;
 		}
-		if (!knows(session.pool(), session.endpoint())) {
+		if (!knows(pool.apply(decoded), endpoint.apply(decoded))) {
 			rejected.increment();
 			return;
 		}
-		for (SessionAffinityScorer scorer : sessions) {
-			scorer.recordPeer(session.pool(), session.sessionKeyHash(), session.endpoint());
-		}
+		record.accept(decoded);
 		applied.increment();
 	}
 

@@ -15,12 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.infergate.gateway.InfergateGatewayApplication;
+import io.infergate.gateway.support.GatewayContexts;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.engine.LiveConfiguration;
@@ -91,13 +90,8 @@ class LiveConfigurationTests {
 		secondLlama = sims.start("llama");
 		mistral = sims.start("mistral");
 		write(VERSION_1);
-		gateway = new SpringApplicationBuilder(InfergateGatewayApplication.class).run("--server.port=0",
-				"--management.server.port=0", "--infergate.demo.enabled=false",
-				"--spring.config.additional-location=file:" + directory + "/",
-				"--infergate.config-reload.watch-interval=100ms", "--spring.main.banner-mode=off");
-		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
-		await().atMost(PATIENCE).until(() -> registry.pools().stream()
-			.allMatch((pool) -> pool.endpoints().stream().allMatch((endpoint) -> endpoint.isReady())));
+		gateway = GatewayContexts.start("--spring.config.additional-location=file:" + directory + "/",
+				"--infergate.config-reload.watch-interval=100ms");
 	}
 
 	@AfterAll
@@ -123,13 +117,8 @@ class LiveConfigurationTests {
 		Files.writeString(directory.resolve("application.yml"), yaml.replace("POOLS", pools));
 	}
 
-	private static String port(String property) {
-		return gateway.getEnvironment().getProperty(property);
-	}
-
 	private static HttpResponse<String> chat(String model) {
-		return Http.postJson("http://127.0.0.1:" + port("local.server.port") + "/v1/chat/completions",
-				Http.chat(model, "hello", false, 2));
+		return Http.postJson(GatewayContexts.url(gateway, "/v1/chat/completions"), Http.chat(model, "hello", false, 2));
 	}
 
 	/** The model that answered a request for {@code model}, or its status when it failed. */
@@ -140,8 +129,8 @@ class LiveConfigurationTests {
 	}
 
 	private static JsonNode configuration() {
-		return JSON.readTree(Http.getAsAdmin("http://127.0.0.1:" + port("local.management.port")
-				+ "/actuator/inference").body()).path("configuration");
+		return JSON.readTree(Http.getAsAdmin(GatewayContexts.managementUrl(gateway, "/actuator/inference")).body())
+			.path("configuration");
 	}
 
 	@Test

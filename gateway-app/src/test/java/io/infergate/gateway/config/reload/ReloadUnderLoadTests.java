@@ -23,14 +23,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.infergate.gateway.InfergateGatewayApplication;
+import io.infergate.gateway.support.GatewayContexts;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.engine.LiveConfiguration;
-import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.sim.SimulatedModelServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -82,17 +80,12 @@ class ReloadUnderLoadTests {
 		List<SimulatedModelServer> llama = List.of(sims.start("llama"), sims.start("llama"));
 		List<SimulatedModelServer> mistral = List.of(sims.start("mistral"), sims.start("mistral"));
 		Files.writeString(directory.resolve("application.yml"), VERSION_A);
-		gateway = new SpringApplicationBuilder(InfergateGatewayApplication.class).run("--server.port=0",
-				"--management.server.port=0", "--infergate.demo.enabled=false",
-				"--spring.config.additional-location=file:" + directory + "/",
+		gateway = GatewayContexts.start("--spring.config.additional-location=file:" + directory + "/",
 				"--infergate.config-reload.watch-interval=100ms",
 				"--infergate.pools.first.endpoints=" + Sims.urls(llama.toArray(SimulatedModelServer[]::new)),
 				"--infergate.pools.first.profile=llm-d",
 				"--infergate.pools.second.endpoints=" + Sims.urls(mistral.toArray(SimulatedModelServer[]::new)),
-				"--infergate.pools.second.profile=llm-d", "--spring.main.banner-mode=off");
-		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
-		await().atMost(Duration.ofSeconds(30)).until(() -> registry.pools().stream()
-			.allMatch((pool) -> pool.endpoints().stream().allMatch((endpoint) -> endpoint.isReady())));
+				"--infergate.pools.second.profile=llm-d");
 	}
 
 	@AfterAll
@@ -107,8 +100,7 @@ class ReloadUnderLoadTests {
 	void noRequestIsLostOrAnswered5xxWhileTheConfigurationReloadsTwentyTimes() throws Exception {
 		LiveConfiguration live = gateway.getBean(LiveConfiguration.class);
 		long versionBefore = live.status().version();
-		String url = "http://127.0.0.1:" + gateway.getEnvironment().getProperty("local.server.port")
-				+ "/v1/chat/completions";
+		String url = GatewayContexts.url(gateway, "/v1/chat/completions");
 		long deadline = System.nanoTime() + RUN.toNanos();
 		AtomicLong sent = new AtomicLong();
 		AtomicLong answered = new AtomicLong();
