@@ -179,13 +179,7 @@ class DashboardBrowserTests {
 						chat(SHARED_PROMPT + "Question " + i + ".", 4)).statusCode()).isEqualTo(200);
 			}
 			open("what-if");
-			WebElement prefixWeight = browser.waitUpTo(WAIT)
-				.until((driver) -> driver.findElements(By.cssSelector("input[type=number][data-scorer='prefix-cache']"))
-					.stream()
-					.findFirst()
-					.orElse(null));
-			prefixWeight.clear();
-			prefixWeight.sendKeys("0");
+			setWhatIfWeight("prefix-cache", "0");
 
 			browser.waitUpTo(WAIT).until((driver) -> {
 				List<WebElement> changed = driver.findElements(By.id("whatif-changed"));
@@ -222,13 +216,7 @@ class DashboardBrowserTests {
 	@Test
 	void whatIfWeightsApplyToTheRunningProfileAfterAConfirmationAndOneClickRevertsThem() throws Exception {
 		open("what-if");
-		WebElement prefixWeight = browser.waitUpTo(WAIT)
-			.until((driver) -> driver.findElements(By.cssSelector("input[type=number][data-scorer='prefix-cache']"))
-				.stream()
-				.findFirst()
-				.orElse(null));
-		prefixWeight.clear();
-		prefixWeight.sendKeys("1");
+		setWhatIfWeight("prefix-cache", "1");
 
 		// declined: nothing changes
 		browser.driver.findElement(By.id("whatif-apply-button")).click();
@@ -281,6 +269,17 @@ class DashboardBrowserTests {
 			.contains("Last reload ")
 			.endsWith(": applied.");
 		browser.screenshot("configuration-version");
+	}
+
+	/** Types {@code weight} into the what-if view's number field of {@code scorer}, once the view shows it. */
+	private void setWhatIfWeight(String scorer, String weight) {
+		WebElement field = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("input[type=number][data-scorer='" + scorer + "']"))
+				.stream()
+				.findFirst()
+				.orElse(null));
+		field.clear();
+		field.sendKeys(weight);
 	}
 
 	/** The weight the running gateway's {@code llm-d} profile gives {@code scorer}, read from the dashboard's API. */
