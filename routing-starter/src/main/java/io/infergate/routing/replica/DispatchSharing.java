@@ -56,7 +56,10 @@ public final class DispatchSharing implements RecordedDispatchListener, SessionA
 
 	private final long replica;
 
-	private final List<SessionAffinityScorer> sessions = new ArrayList<>();
+	/** The session scorers whose sessions this replica shares; replaced when a reload rebuilds the profiles. */
+	private volatile List<SessionAffinityScorer> sessions = List.of();
+
+	private SchedulingProfiles sessionProfiles;
 
 	private final LongAdder published = new LongAdder();
 
@@ -84,19 +87,27 @@ public final class DispatchSharing implements RecordedDispatchListener, SessionA
 
 	/** Shares the sessions of these scorers too; call before {@link #start()}. */
 	public DispatchSharing withSessions(Collection<SessionAffinityScorer> scorers) {
-		sessions.addAll(scorers);
+		sessions = List.copyOf(scorers);
 		return this;
 	}
 
-	/** Shares the sessions of every {@link SessionAffinityScorer} instance of {@code profiles}. */
+	/**
+	 * Shares the sessions of every {@link SessionAffinityScorer} instance of {@code profiles}, and of the new
+	 * instances whenever a configuration reload rebuilds them; call before {@link #start()}.
+	 */
 	public DispatchSharing withSessionsOf(SchedulingProfiles profiles) {
+		sessionProfiles = profiles;
+		return withSessions(sessionScorers(profiles));
+	}
+
+	private static List<SessionAffinityScorer> sessionScorers(SchedulingProfiles profiles) {
 		List<SessionAffinityScorer> scorers = new ArrayList<>();
 		for (EndpointScorer scorer : profiles.plugins(EndpointScorer.class).values()) {
 			if (scorer instanceof SessionAffinityScorer session) {
 				scorers.add(session);
 			}
 		}
-		return withSessions(scorers);
+		return scorers;
 	}
 
 	/** Starts hearing peers and telling them; call once. */
@@ -105,6 +116,13 @@ public final class DispatchSharing implements RecordedDispatchListener, SessionA
 		index.addRecordedDispatchListener(this);
 		for (SessionAffinityScorer scorer : sessions) {
 			scorer.addSessionListener(this);
+		}
+		if (sessionProfiles != null) {
+			sessionProfiles.addReplacementListener((profiles) -> {
+				List<SessionAffinityScorer> scorers = sessionScorers(profiles);
+				scorers.forEach((scorer) -> scorer.addSessionListener(this));
+				sessions = scorers;
+			});
 		}
 		return this;
 	}

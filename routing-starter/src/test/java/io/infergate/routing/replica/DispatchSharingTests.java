@@ -18,6 +18,11 @@ import io.infergate.routing.prefix.PrefixHashes;
 import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.prefix.PrefixIndexProperties;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.EndpointScorer;
+import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.routing.scheduling.config.SchedulingProperties;
+import io.infergate.routing.scheduling.load.InFlightLoad;
+import io.infergate.routing.scheduling.picker.MaxScorePicker;
 import io.infergate.routing.scheduling.scorer.SessionAffinityScorer;
 
 import static io.infergate.routing.prefix.PrefixFixtures.prompt;
@@ -113,6 +118,38 @@ class DispatchSharingTests {
 		assertThat(PeerSession.isSession(session.encode())).isTrue();
 		assertThat(PeerSession.isSession(new PeerDispatch(1, POOL, a.pod(0).id(),
 				a.index.hash(request(prompt("system", 1)))).encode())).isFalse();
+	}
+
+	@Test
+	void sessionsStillTravelAfterAReloadRebuildsTheSessionScorers() {
+		SchedulingProfiles profilesA = sessionProfiles();
+		SchedulingProfiles profilesB = sessionProfiles();
+		Broadcast reloadChannel = new Broadcast();
+		EndpointRegistry registry = new EndpointRegistry(Map.of(POOL, PoolProperties.Pool.of(PODS, null)));
+		registry.sync(POOL, PODS);
+		new DispatchSharing(new PrefixIndex(PrefixIndexProperties.defaults()), reloadChannel, registry, 1)
+			.withSessionsOf(profilesA).start();
+		new DispatchSharing(new PrefixIndex(PrefixIndexProperties.defaults()), reloadChannel, registry, 2)
+			.withSessionsOf(profilesB).start();
+
+		profilesA.replaceWith(sessionProfiles());
+		profilesB.replaceWith(sessionProfiles());
+		sessionScorer(profilesA).onDispatch(cycle(session("after-reload")), registry.pool(POOL).endpoints().get(1));
+
+		assertThat(sessionScorer(profilesB).endpointOf(POOL, "after-reload"))
+			.isEqualTo(registry.pool(POOL).endpoints().get(1).id());
+	}
+
+	private static SchedulingProfiles sessionProfiles() {
+		SchedulingProperties properties = new SchedulingProperties("sticky", Map.of("sticky",
+				new SchedulingProperties.Profile(List.of(), Map.of(SessionAffinityScorer.NAME, 1.0), "max-score", null)),
+				Map.of());
+		return new SchedulingProfiles(properties, List.of(new SessionAffinityScorer.Type(Clock.systemUTC())),
+				List.of(new MaxScorePicker(), new InFlightLoad()));
+	}
+
+	private static SessionAffinityScorer sessionScorer(SchedulingProfiles profiles) {
+		return (SessionAffinityScorer) profiles.plugins(EndpointScorer.class).get(SessionAffinityScorer.NAME);
 	}
 
 	private static InferenceRequest session(String key) {

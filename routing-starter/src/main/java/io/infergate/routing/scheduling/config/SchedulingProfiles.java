@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import io.infergate.routing.scheduling.EndpointFilter;
 import io.infergate.routing.scheduling.EndpointLoad;
@@ -42,6 +44,8 @@ public final class SchedulingProfiles implements ProfileResolver {
 	private volatile String defaultName;
 
 	private volatile PluginInstances instances;
+
+	private final List<Consumer<SchedulingProfiles>> replacementListeners = new CopyOnWriteArrayList<>();
 
 	/**
 	 * @param types the plugin types, whose instances are predefined or declared under
@@ -85,6 +89,14 @@ public final class SchedulingProfiles implements ProfileResolver {
 		this.profiles = fresh.profiles;
 		this.defaultName = fresh.defaultName;
 		this.defaultProfile = fresh.defaultProfile;
+		for (Consumer<SchedulingProfiles> listener : replacementListeners) {
+			listener.accept(this);
+		}
+	}
+
+	/** Tells {@code listener} after each {@link #replaceWith}, so it can attach to the new plugin instances. */
+	public void addReplacementListener(Consumer<SchedulingProfiles> listener) {
+		replacementListeners.add(listener);
 	}
 
 	/**
