@@ -1,20 +1,35 @@
 #!/usr/bin/env bash
 # Builds the images docker-compose.local.yml runs, on a machine that cannot pull from a registry: each base is a
-# root filesystem assembled from this machine's own Debian packages and loaded with `docker import`.
+# root filesystem assembled from this machine's own JDKs and Debian packages and loaded with `docker import`.
 #
-#   infergate/jre:17-local        a JRE (jlink of the Debian JDK 17), its libraries, busybox as /bin/sh
-#   infergate/infergate:local     the Dockerfile at the top level, built on that JRE (needs the packaged jars)
+#   infergate/jre:25-local        a JRE (jlink of the Temurin JDK 25), its libraries, busybox as /bin/sh
+#   infergate/jre:17-local        the same from the Debian JDK 17 (target jre17)
+#   infergate/infergate:local     the Dockerfile at the top level, built on the JRE 25 (needs the packaged jars);
+#                                 with the gateway's AOT cache, the Dockerfile's default
 #   infergate/prometheus:local    Debian's prometheus binary
 #   infergate/redis:local         Debian's redis-server
 #   alpine:3.17                   busybox, which Testcontainers runs for its start-up checks
 #
 # Grafana is not packaged in Debian, so there is no local Grafana image: offline, compose runs without it.
-# Usage: .ci/local-images.sh [--force] [jre|infergate|prometheus|redis|alpine ...]
+# Usage: .ci/local-images.sh [--force] [jre|jre25|jre17|infergate|prometheus|redis|alpine ...]
 # (default: the images docker-compose.local.yml needs; without --force, existing base images are kept)
+# The target jre is the base of the target infergate. Environment for infergate: INFERGATE_JRE, its base
+# (infergate/jre:25-local, or infergate/jre:17-local when JDK25_HOME holds no JDK 25), INFERGATE_IMAGE, its name
+# (infergate/infergate:local), and AOT_CACHE (true or false: the Dockerfile's build argument; unset, its default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-JDK=${JDK17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
+JDK17=${JDK17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
+JDK25=${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+if [ -z "${INFERGATE_JRE:-}" ]; then
+  INFERGATE_JRE=infergate/jre:25-local
+  if [ ! -x "$JDK25/bin/java" ]; then
+    # Debian bookworm packages no JDK 25: without one the image is built on Java 17, and without an AOT cache
+    INFERGATE_JRE=infergate/jre:17-local
+    jre_note="no JDK 25 at $JDK25 (set JDK25_HOME), so the base is $INFERGATE_JRE"
+  fi
+fi
+INFERGATE_IMAGE=${INFERGATE_IMAGE:-infergate/infergate:local}
 force=false
 if [ "${1:-}" = "--force" ]; then
   force=true
@@ -33,6 +48,7 @@ copy_libraries() {
   shift
   local lib
   for lib in $(ldd "$@" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib/{print $1}' | sort -u); do
+    case "$lib" in "$root"/*) continue ;; esac # found in the root itself (the JDK's own libraries)
     mkdir -p "$root$(dirname "$lib")"
     cp -L "$lib" "$root$lib"
   done
@@ -65,22 +81,36 @@ import_root() {
   echo "built $image ($(du -sh "$root" | cut -f1))"
 }
 
+# build_jre_base VERSION: infergate/jre:VERSION-local from the JDK of that version (17 or 25)
 build_jre_base() {
-  local image=infergate/jre:17-local root
+  local version=$1 image="infergate/jre:$1-local" root jdk
+  case "$version" in
+    17) jdk=$JDK17 ;;
+    25) jdk=$JDK25 ;;
+    *) echo "no JDK $version to build $image from (17, 25)" >&2; return 1 ;;
+  esac
   need_image "$image" || return 0
+  [ -x "$jdk/bin/java" ] || { echo "$jdk has no JDK $version: set JDK${version}_HOME" >&2; return 1; }
   root=$(mktemp -d)
   local java="$root/opt/java/openjdk"
-  if [ -d "$JDK/jmods" ]; then
-    # every runtime module, none of the JDK's development tools
-    local modules
-    modules=$(ls "$JDK/jmods" | sed 's/\.jmod$//' \
-      | grep -vxE 'jdk\.(compiler|javadoc|jshell|jdeps|jlink|jpackage|jartool|hotspot\.agent|editpad|jconsole|jdi|jstatd|incubator\..*|internal\.(ed|le|opt|vm\..*))' \
-      | paste -sd, -)
-    "$JDK/bin/jlink" --module-path "$JDK/jmods" --add-modules "$modules" --strip-debug --no-man-pages \
+  # every runtime module, none of the JDK's development tools
+  local exclude='jdk\.(compiler|javadoc|jshell|jdeps|jlink|jpackage|jartool|hotspot\.agent|editpad|jconsole|jdi|jstatd|graal\..*|incubator\..*|internal\.(ed|le|opt|vm\..*))'
+  local modules
+  if [ -d "$jdk/jmods" ]; then
+    modules=$(ls "$jdk/jmods" | sed 's/\.jmod$//' | grep -vxE "$exclude" | paste -sd, -)
+    "$jdk/bin/jlink" --module-path "$jdk/jmods" --add-modules "$modules" --strip-debug --no-man-pages \
       --no-header-files --compress=2 --output "$java"
+  elif [ "$version" -ge 24 ] && modules=$("$jdk/bin/java" --list-modules | sed 's/@.*//' | grep -vxE "$exclude" | paste -sd, -) \
+    && "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
+      --generate-cds-archive --output "$java" >/dev/null; then
+    # a JDK without jmods links from its own run-time image (JEP 493, as Temurin 25 does); uncompressed, as the
+    # Temurin JRE images are, with the default CDS archive regenerated for these modules
+    :
   else
+    # the whole JDK, less what only development needs
+    rm -rf "$java"
     mkdir -p "$(dirname "$java")"
-    cp -rL "$JDK" "$java"
+    cp -rL "$jdk" "$java"
     rm -rf "$java/jmods" "$java/include" "$java/man" "$java/docs" "$java/lib/src.zip"
   fi
   [ -f /etc/ssl/certs/java/cacerts ] && cp -L /etc/ssl/certs/java/cacerts "$java/lib/security/cacerts"
@@ -110,9 +140,20 @@ build_infergate() {
   for jar in gateway-app/target/gateway-app.jar model-server-sim/target/model-server-sim.jar; do
     [ -f "$jar" ] || { echo "$jar is missing: run ./mvnw -B -q -DskipTests package first" >&2; return 1; }
   done
+  local args=(--build-arg "JRE_IMAGE=$INFERGATE_JRE") started=$SECONDS
+  [ -z "${AOT_CACHE:-}" ] || args+=(--build-arg "AOT_CACHE=$AOT_CACHE")
   # the classic builder (docker.io 20.10 has no BuildKit client); the Dockerfile needs nothing more
-  DOCKER_BUILDKIT=0 docker build -q --build-arg JRE_IMAGE=infergate/jre:17-local -t infergate/infergate:local . >/dev/null
-  echo "built infergate/infergate:local"
+  DOCKER_BUILDKIT=0 docker build -q "${args[@]}" -t "$INFERGATE_IMAGE" . >/dev/null
+  echo "built $INFERGATE_IMAGE on $INFERGATE_JRE${AOT_CACHE:+, AOT_CACHE=$AOT_CACHE} ($((SECONDS - started)) s)"
+}
+
+# the base of the target infergate, when it is one of the local JREs
+build_infergate_jre() {
+  [ -z "${jre_note:-}" ] || { echo "$jre_note" >&2; jre_note=""; }
+  case "$INFERGATE_JRE" in
+    infergate/jre:17-local) build_jre_base 17 ;;
+    infergate/jre:25-local) build_jre_base 25 ;;
+  esac
 }
 
 build_prometheus() {
@@ -160,11 +201,13 @@ fi
 
 for target in "${targets[@]}"; do
   case "$target" in
-    jre) build_jre_base ;;
-    infergate) build_jre_base && build_infergate ;;
+    jre) build_infergate_jre ;;
+    jre25) build_jre_base 25 ;;
+    jre17) build_jre_base 17 ;;
+    infergate) build_infergate_jre && build_infergate ;;
     prometheus) build_prometheus ;;
     redis) build_redis ;;
     alpine) build_alpine ;;
-    *) echo "unknown image '$target' (jre, infergate, prometheus, redis, alpine)" >&2; exit 2 ;;
+    *) echo "unknown image '$target' (jre, jre25, jre17, infergate, prometheus, redis, alpine)" >&2; exit 2 ;;
   esac
 done

@@ -27,7 +27,8 @@ public final class ContainerHealthCheck {
 
 	static final String SIMULATOR_JAR = "model-server-sim.jar";
 
-	static final String GATEWAY_LAUNCHER = "org.springframework.boot.loader.launch.JarLauncher";
+	/** The gateway's jar in the image: Spring Boot's extracted layout, run with {@code java -jar}. */
+	static final String GATEWAY_JAR = "gateway-app.jar";
 
 	private static final int TIMEOUT_MILLIS = 3000;
 
@@ -56,7 +57,7 @@ public final class ContainerHealthCheck {
 			int port = option(arguments, "--port").map(Integer::parseInt).orElse(DEFAULT_SIMULATOR_PORT);
 			return Optional.of(URI.create("http://127.0.0.1:" + port + "/health"));
 		}
-		if (arguments.contains(GATEWAY_LAUNCHER)) {
+		if (isGateway(arguments)) {
 			int port = option(arguments, "--management.server.port")
 				.or(() -> Optional.ofNullable(environment.get("MANAGEMENT_SERVER_PORT")))
 				.map(Integer::parseInt)
@@ -64,6 +65,16 @@ public final class ContainerHealthCheck {
 			return Optional.of(URI.create("http://127.0.0.1:" + port + "/actuator/health/liveness"));
 		}
 		return Optional.empty();
+	}
+
+	/** Whether a JVM with these arguments runs the gateway's jar ({@code -jar .../gateway-app.jar}). */
+	private static boolean isGateway(List<String> arguments) {
+		int jar = arguments.indexOf("-jar");
+		if (jar < 0 || jar + 1 >= arguments.size()) {
+			return false;
+		}
+		String path = arguments.get(jar + 1);
+		return path.equals(GATEWAY_JAR) || path.endsWith("/" + GATEWAY_JAR);
 	}
 
 	/** The value of {@code --name value} or {@code --name=value}; the last one wins, as in both programs. */
@@ -87,7 +98,7 @@ public final class ContainerHealthCheck {
 		return ProcessHandle.allProcesses()
 			.filter((process) -> process.pid() != self)
 			.map((process) -> process.info().arguments().map(List::of).orElse(List.of()))
-			.filter((arguments) -> arguments.contains(GATEWAY_LAUNCHER)
+			.filter((arguments) -> isGateway(arguments)
 					|| arguments.stream().anyMatch((arg) -> arg.endsWith(SIMULATOR_JAR)))
 			.findFirst()
 			.orElse(List.of());

@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ContainerHealthCheckTests {
 
-	private static final List<String> GATEWAY = List.of("-XX:MaxRAMPercentage=75", "-cp", "/app/gateway",
-			ContainerHealthCheck.GATEWAY_LAUNCHER);
+	private static final List<String> GATEWAY = List.of("-XX:AOTCache=/app/gateway/gateway.aot",
+			"-XX:MaxRAMPercentage=75", "-jar", "/app/gateway/gateway-app.jar");
 
 	@Test
 	void gatewayIsProbedOnItsLivenessGroupAtTheDefaultManagementPort() {
@@ -53,6 +53,8 @@ class ContainerHealthCheckTests {
 	@Test
 	void otherProcessesHaveNoHealthUrl() {
 		assertThat(ContainerHealthCheck.healthUri(List.of("-jar", "other.jar"), Map.of())).isEmpty();
+		assertThat(ContainerHealthCheck.healthUri(List.of("-cp", "/app/gateway/gateway-app.jar", "Other"), Map.of()))
+			.isEmpty();
 	}
 
 	private static List<String> concat(List<String> head, String... tail) {
