@@ -72,11 +72,7 @@ public class DashboardAutoConfiguration {
 			ObjectProvider<FlowControlQueueSource> flowControl, ObjectProvider<CircuitStateSource> circuits,
 			ObjectProvider<LiveConfiguration> configuration) {
 		LiveConfiguration live = configuration.getIfAvailable();
-		ConfigurationSource version = (live == null) ? null : () -> {
-			LiveConfiguration.Status status = live.status();
-			return new ConfigurationSource.ConfigurationVersion(status.version(), status.changedAt(),
-					status.lastReloadAt(), status.lastReloadOutcome(), status.problems());
-		};
+		ConfigurationSource version = (live != null) ? live::status : null;
 		return new SnapshotAssembler(registry, profiles, decisions, saturation, history, clock,
 				new SnapshotAssembler.Sources(models.getIfAvailable(), tenants.getIfAvailable(),
 						flowControl.getIfAvailable(), circuits.getIfAvailable(), version));

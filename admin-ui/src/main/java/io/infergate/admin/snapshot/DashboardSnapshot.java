@@ -3,10 +3,10 @@ package io.infergate.admin.snapshot;
 import java.util.List;
 import java.util.Map;
 
-import io.infergate.admin.source.ConfigurationSource.ConfigurationVersion;
 import io.infergate.admin.source.FlowControlQueueSource.FlowControlQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
 import io.infergate.admin.source.TenantUsageSource.TenantUsage;
+import io.infergate.routing.engine.LiveConfiguration;
 
 /**
  * What every open dashboard receives on each tick: computed once per tick and sent to all of them. A section whose
@@ -23,7 +23,7 @@ import io.infergate.admin.source.TenantUsageSource.TenantUsage;
  */
 public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<DecisionView> decisions,
 		List<ModelView> models, List<TenantUsage> tenants, List<FlowControlQueue> flowControl,
-		ConfigurationVersion configuration) {
+		LiveConfiguration.Status configuration) {
 
 	/**
 	 * One pool.

@@ -57,19 +57,7 @@ public final class WhatIf {
 					"unknown profile '" + profileName + "'; defined profiles: " + new TreeSet<>(profiles.names()));
 		}
 		SchedulingProfile profile = profiles.get(profileName);
-		Map<String, Double> replayWeights = new LinkedHashMap<>(profile.weights());
-		weights.forEach((scorer, weight) -> {
-			if (!replayWeights.containsKey(scorer)) {
-				throw new IllegalArgumentException("profile '" + profileName + "' has no scorer '" + scorer
-						+ "'; its scorers: " + profile.weights().keySet());
-			}
-			if (weight == null || !(weight >= 0) || weight.isInfinite()) {
-				throw new IllegalArgumentException(
-						"weight of scorer '" + scorer + "' must be a finite number >= 0, got " + weight);
-			}
-			replayWeights.put(scorer, weight);
-		});
-		return replay(profile, replayWeights, decisions.recent());
+		return replay(profile, profile.weightsWith(weights), decisions.recent());
 	}
 
 	static WhatIfReport replay(SchedulingProfile profile, Map<String, Double> weights, List<DecisionRecord> recent) {

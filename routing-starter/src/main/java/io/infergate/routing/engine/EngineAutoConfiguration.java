@@ -167,8 +167,12 @@ public class EngineAutoConfiguration {
 			FlowController flowControl, InferenceRouter router,
 			@Value("${infergate.gateway.assumed-max-tokens:" + InferenceEngine.DEFAULT_ASSUMED_MAX_TOKENS
 					+ "}") int assumedMaxTokens) {
-		boolean limitsActive = keys.enabled() || limiter.policy().limitsAnything();
-		return new InferenceEngine(models, limitsActive ? limiter : null, flowControl, router, assumedMaxTokens);
+		return new InferenceEngine(models, activeLimiter(keys, limiter), flowControl, router, assumedMaxTokens);
+	}
+
+	/** {@code limiter} when keys are required or its policy limits anything, else {@code null}: nothing to check. */
+	static RateLimiter activeLimiter(ApiKeys keys, RateLimiter limiter) {
+		return (keys.enabled() || limiter.policy().limitsAnything()) ? limiter : null;
 	}
 
 	/** Reloads what the engine decides with from the environment, when asked (the gateway asks on a refresh). */

@@ -26,6 +26,7 @@ import io.infergate.routing.auth.AuthProperties;
 import io.infergate.routing.auth.LimitsConfigurationCheck;
 import io.infergate.routing.limits.LimitType;
 import io.infergate.routing.limits.LimitTypes;
+import io.infergate.routing.limits.Limits;
 import io.infergate.routing.limits.RateLimitPolicy;
 import io.infergate.routing.limits.RateLimitProperties;
 import io.infergate.routing.limits.RateLimiter;
@@ -133,7 +134,9 @@ public final class LiveConfiguration {
 			return status;
 		}
 		List<String> changedPools = changedPools(running.pools(), fresh.pools(), problems);
-		if (!sameStore(fresh.rateLimits(), running.rateLimits())) {
+		// of the limits' settings only default-limits reloads; the store and its settings stay
+		if (!fresh.rateLimits().withDefaultLimits(Limits.NONE)
+			.equals(running.rateLimits().withDefaultLimits(Limits.NONE))) {
 			problems.add("infergate.rate-limits: the limits' store and its settings apply at startup only; only "
 					+ "default-limits reloads");
 		}
@@ -173,7 +176,7 @@ public final class LiveConfiguration {
 		RateLimitPolicy policy = EngineAutoConfiguration.policy(fresh.auth(), fresh.rateLimits(), fresh.models(),
 				limitTypes);
 		parts.limiter().reconfigure(policy);
-		parts.engine().limiter((parts.keys().enabled() || policy.limitsAnything()) ? parts.limiter() : null);
+		parts.engine().limiter(EngineAutoConfiguration.activeLimiter(parts.keys(), parts.limiter()));
 		running = fresh;
 		status = new Status(status.version() + 1, now, now, "applied", List.of());
 		logger.info("Configuration reloaded (" + trigger + "): version " + status.version());
@@ -212,13 +215,6 @@ public final class LiveConfiguration {
 		logger.error("Configuration reload (" + trigger + ") rejected; version " + status.version()
 				+ " keeps running. Problems:\n - " + String.join("\n - ", problems));
 		return status;
-	}
-
-	private static boolean sameStore(RateLimitProperties a, RateLimitProperties b) {
-		return a.store() == b.store() && a.redisTimeout().equals(b.redisTimeout())
-				&& a.redisKeyPrefix().equals(b.redisKeyPrefix()) && a.redisAllowance() == b.redisAllowance()
-				&& a.onStoreFailure() == b.onStoreFailure() && a.leaseTimeout().equals(b.leaseTimeout())
-				&& a.parallelRetryAfter().equals(b.parallelRetryAfter());
 	}
 
 	private Running bindAll(List<String> problems) {

@@ -40,6 +40,12 @@ public record RateLimitProperties(@DefaultValue("memory") Store store, @DefaultV
 		defaultLimits = (defaultLimits != null) ? defaultLimits : Limits.NONE;
 	}
 
+	/** These properties with other default limits. */
+	public RateLimitProperties withDefaultLimits(Limits limits) {
+		return new RateLimitProperties(store, redisTimeout, redisKeyPrefix, redisAllowance, onStoreFailure, limits,
+				leaseTimeout, parallelRetryAfter);
+	}
+
 	public enum Store {
 
 		/** This replica's memory: exact for one replica. */

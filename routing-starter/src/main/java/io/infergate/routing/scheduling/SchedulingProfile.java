@@ -106,6 +106,38 @@ public final class SchedulingProfile {
 		return dispatchListeners;
 	}
 
+	/**
+	 * This profile's weights with {@code changes} in place of theirs, in the profile's scorer order.
+	 *
+	 * @throws IllegalArgumentException for a scorer the profile does not have, or a weight that is negative,
+	 * infinite or NaN
+	 */
+	public Map<String, Double> weightsWith(Map<String, Double> changes) {
+		Map<String, Double> changed = new LinkedHashMap<>(weights);
+		changes.forEach((scorer, weight) -> {
+			if (!weights.containsKey(scorer)) {
+				throw new IllegalArgumentException("profile '" + name + "' has no scorer '" + scorer
+						+ "'; its scorers: " + weights.keySet());
+			}
+			if (weight == null || !(weight >= 0) || weight.isInfinite()) {
+				throw new IllegalArgumentException(
+						"weight of scorer '" + scorer + "' must be a finite number >= 0, got " + weight);
+			}
+			changed.put(scorer, weight);
+		});
+		return changed;
+	}
+
+	/** This profile with {@link #weightsWith}{@code (changes)}: the same filters, scorers, picker and load. */
+	public SchedulingProfile withWeights(Map<String, Double> changes) {
+		Map<String, Double> changed = weightsWith(changes);
+		List<WeightedScorer> reweighed = new ArrayList<>(scorers.size());
+		for (WeightedScorer scorer : scorers) {
+			reweighed.add(new WeightedScorer(scorer.scorer(), changed.get(scorer.scorer().name())));
+		}
+		return new SchedulingProfile(name, filters, reweighed, picker, load);
+	}
+
 	@Override
 	public String toString() {
 		return "SchedulingProfile[" + name + "]";

@@ -109,25 +109,7 @@ public final class SchedulingProfiles implements ProfileResolver {
 	 * negative, infinite or NaN
 	 */
 	public synchronized SchedulingProfile reweigh(String name, Map<String, Double> weights) {
-		SchedulingProfile current = get(name);
-		for (Map.Entry<String, Double> weight : weights.entrySet()) {
-			if (!current.weights().containsKey(weight.getKey())) {
-				throw new IllegalArgumentException("profile '" + name + "' has no scorer '" + weight.getKey()
-						+ "'; its scorers: " + current.weights().keySet());
-			}
-			Double value = weight.getValue();
-			if (value == null || !(value >= 0) || value.isInfinite()) {
-				throw new IllegalArgumentException(
-						"weight of scorer '" + weight.getKey() + "' must be a finite number >= 0, got " + value);
-			}
-		}
-		List<WeightedScorer> scorers = new ArrayList<>();
-		for (WeightedScorer scorer : current.scorers()) {
-			scorers.add(new WeightedScorer(scorer.scorer(),
-					weights.getOrDefault(scorer.scorer().name(), scorer.weight())));
-		}
-		SchedulingProfile replaced = new SchedulingProfile(name, current.filters(), scorers, current.picker(),
-				current.load());
+		SchedulingProfile replaced = get(name).withWeights(weights);
 		Map<String, SchedulingProfile> next = new LinkedHashMap<>(profiles);
 		next.put(name, replaced);
 		profiles = Collections.unmodifiableMap(next);
