@@ -45,18 +45,8 @@ public record PeerDispatch(long replica, String pool, EndpointId endpoint, Prefi
 	}
 
 	public byte[] encode() {
-		byte[] poolBytes = pool.getBytes(StandardCharsets.UTF_8);
-		byte[] hostBytes = endpoint.host().getBytes(StandardCharsets.UTF_8);
-		if (poolBytes.length > MAX_SHORT || hostBytes.length > MAX_SHORT) {
-			throw new IllegalArgumentException("pool or host name too long to share: " + pool + ", " + endpoint);
-		}
 		int blocks = hashes.blockCount();
-		ByteBuffer buffer = ByteBuffer
-			.allocate(1 + 8 + 2 + poolBytes.length + 2 + hostBytes.length + 2 + 2 + 8 * blocks);
-		buffer.put(VERSION).putLong(replica);
-		buffer.putShort((short) poolBytes.length).put(poolBytes);
-		buffer.putShort((short) hostBytes.length).put(hostBytes);
-		buffer.putShort((short) endpoint.port());
+		ByteBuffer buffer = header(VERSION, replica, pool, endpoint, 2 + 8 * blocks);
 		buffer.putShort((short) blocks);
 		for (int i = 0; i < blocks; i++) {
 			buffer.putLong(hashes.hash(i));
@@ -77,8 +67,7 @@ public record PeerDispatch(long replica, String pool, EndpointId endpoint, Prefi
 			}
 			long replica = buffer.getLong();
 			String pool = string(buffer);
-			String host = string(buffer);
-			int port = Short.toUnsignedInt(buffer.getShort());
+			EndpointId endpoint = endpoint(buffer);
 			int blocks = Short.toUnsignedInt(buffer.getShort());
 			if (buffer.remaining() != 8 * blocks) {
 				throw new IllegalArgumentException("expected " + blocks + " block hashes, found "
@@ -88,11 +77,37 @@ public record PeerDispatch(long replica, String pool, EndpointId endpoint, Prefi
 			for (int i = 0; i < blocks; i++) {
 				hashes[i] = buffer.getLong();
 			}
-			return new PeerDispatch(replica, pool, new EndpointId(host, port), PrefixHashes.of(hashes));
+			return new PeerDispatch(replica, pool, endpoint, PrefixHashes.of(hashes));
 		}
 		catch (BufferUnderflowException ex) {
 			throw new IllegalArgumentException("truncated peer dispatch of " + message.length + " bytes", ex);
 		}
+	}
+
+	/**
+	 * The start every peer message shares, written into a buffer with room for {@code bodyBytes} more: its first byte
+	 * (a dispatch's version, a session's type), the sender, the pool and the endpoint.
+	 */
+	static ByteBuffer header(byte first, long replica, String pool, EndpointId endpoint, int bodyBytes) {
+		byte[] poolBytes = pool.getBytes(StandardCharsets.UTF_8);
+		byte[] hostBytes = endpoint.host().getBytes(StandardCharsets.UTF_8);
+		if (poolBytes.length > MAX_SHORT || hostBytes.length > MAX_SHORT) {
+			throw new IllegalArgumentException("pool or host name too long to share: " + pool + ", " + endpoint);
+		}
+		return ByteBuffer.allocate(1 + 8 + 2 + poolBytes.length + 2 + hostBytes.length + 2 + bodyBytes)
+			.put(first)
+			.putLong(replica)
+			.putShort((short) poolBytes.length)
+			.put(poolBytes)
+			.putShort((short) hostBytes.length)
+			.put(hostBytes)
+			.putShort((short) endpoint.port());
+	}
+
+	/** The endpoint {@link #header} wrote, read after the pool. */
+	static EndpointId endpoint(ByteBuffer buffer) {
+		String host = string(buffer);
+		return new EndpointId(host, Short.toUnsignedInt(buffer.getShort()));
 	}
 
 	static String string(ByteBuffer buffer) {

@@ -2,7 +2,6 @@ package io.infergate.routing.replica;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 import io.infergate.routing.endpoint.EndpointId;
@@ -31,29 +30,13 @@ public record PeerSession(long replica, String pool, EndpointId endpoint, long s
 
 	static final byte TYPE = 2;
 
-	private static final int MAX_SHORT = 0xFFFF;
-
 	public PeerSession {
 		Objects.requireNonNull(pool, "pool");
 		Objects.requireNonNull(endpoint, "endpoint");
 	}
 
 	public byte[] encode() {
-		byte[] poolBytes = pool.getBytes(StandardCharsets.UTF_8);
-		byte[] hostBytes = endpoint.host().getBytes(StandardCharsets.UTF_8);
-		if (poolBytes.length > MAX_SHORT || hostBytes.length > MAX_SHORT) {
-			throw new IllegalArgumentException("pool or host name too long to share: " + pool + ", " + endpoint);
-		}
-		return ByteBuffer.allocate(1 + 8 + 2 + poolBytes.length + 2 + hostBytes.length + 2 + 8)
-			.put(TYPE)
-			.putLong(replica)
-			.putShort((short) poolBytes.length)
-			.put(poolBytes)
-			.putShort((short) hostBytes.length)
-			.put(hostBytes)
-			.putShort((short) endpoint.port())
-			.putLong(sessionKeyHash)
-			.array();
+		return PeerDispatch.header(TYPE, replica, pool, endpoint, 8).putLong(sessionKeyHash).array();
 	}
 
 	/** Whether {@code message} claims to be a peer session (its first byte); {@link #decode} checks the rest. */
@@ -74,13 +57,12 @@ public record PeerSession(long replica, String pool, EndpointId endpoint, long s
 			}
 			long replica = buffer.getLong();
 			String pool = PeerDispatch.string(buffer);
-			String host = PeerDispatch.string(buffer);
-			int port = Short.toUnsignedInt(buffer.getShort());
+			EndpointId endpoint = PeerDispatch.endpoint(buffer);
 			long hash = buffer.getLong();
 			if (buffer.hasRemaining()) {
 				throw new IllegalArgumentException(buffer.remaining() + " bytes after a peer session");
 			}
-			return new PeerSession(replica, pool, new EndpointId(host, port), hash);
+			return new PeerSession(replica, pool, endpoint, hash);
 		}
 		catch (BufferUnderflowException ex) {
 			throw new IllegalArgumentException("truncated peer session of " + message.length + " bytes", ex);
