@@ -1,7 +1,5 @@
 package io.infergate.gateway.config;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 import reactor.netty.NettyPipeline;
 
@@ -21,15 +19,14 @@ import io.infergate.gateway.error.RefusedRequestHeadHandler;
 import io.infergate.gateway.route.ForwardedHeadersFilter;
 import io.infergate.gateway.route.InferenceHeadersFilters;
 import io.infergate.gateway.route.PoolTimeouts;
-import io.infergate.gateway.route.PoolTimeoutsCheck;
 import io.infergate.gateway.route.UpstreamCredentialHeadersFilter;
 import io.infergate.gateway.loadbalancer.InferenceLoadBalancerClientFilter;
 import io.infergate.gateway.model.ModelsHandler;
 import io.infergate.gateway.model.ServedModels;
 import io.infergate.routing.auth.ApiKeys;
 import io.infergate.routing.model.ModelCatalog;
+import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;
-import io.infergate.routing.pool.PoolProperties;
 
 /**
  * What the inference route ({@link io.infergate.gateway.route.InferenceRoute}) relies on around it: the models the
@@ -63,24 +60,16 @@ public class GatewayConfiguration {
 	}
 
 	@Bean
-	UpstreamCredentialHeadersFilter upstreamCredentialHeadersFilter(PoolProperties pools) {
-		Map<String, String> credentials = new LinkedHashMap<>();
-		pools.pools().forEach((name, pool) -> {
-			if (pool.upstreamApiKey() != null) {
-				credentials.put(name, pool.upstreamApiKey());
-			}
+	UpstreamCredentialHeadersFilter upstreamCredentialHeadersFilter(EndpointRegistry registry) {
+		return new UpstreamCredentialHeadersFilter((name) -> {
+			EndpointPool pool = registry.pool(name);
+			return (pool != null) ? pool.settings().upstreamApiKey() : null;
 		});
-		return new UpstreamCredentialHeadersFilter(credentials);
 	}
 
 	@Bean
-	PoolTimeoutsCheck poolTimeoutsCheck(PoolProperties pools) {
-		return new PoolTimeoutsCheck(pools);
-	}
-
-	@Bean
-	PoolTimeouts poolTimeouts(PoolProperties pools) {
-		return new PoolTimeouts(pools);
+	PoolTimeouts poolTimeouts(EndpointRegistry registry) {
+		return new PoolTimeouts(registry);
 	}
 
 	/** Takes the place of Spring Cloud Gateway's own load-balancer filter, which backs off when one exists. */

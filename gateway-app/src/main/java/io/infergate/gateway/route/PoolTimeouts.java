@@ -1,37 +1,31 @@
 package io.infergate.gateway.route;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 
-import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.pool.EndpointPool;
+import io.infergate.routing.pool.EndpointRegistry;
 
-/** Each pool's limits on a slow model server ({@code infergate.pools.<name>.timeouts}), by pool name. */
+/**
+ * Each pool's limits on a slow model server ({@code infergate.pools.<name>.timeouts}), read from the pool's
+ * settings when an attempt starts, so a configuration reload applies to the next attempt.
+ */
 public final class PoolTimeouts {
 
-	private final Map<String, Duration> firstByte = new HashMap<>();
+	private final EndpointRegistry registry;
 
-	private final Map<String, Duration> streamIdle = new HashMap<>();
-
-	public PoolTimeouts(PoolProperties pools) {
-		pools.pools().forEach((name, pool) -> {
-			PoolProperties.Timeouts timeouts = pool.timeouts();
-			if (timeouts.firstByte() != null) {
-				firstByte.put(name, timeouts.firstByte());
-			}
-			if (timeouts.streamIdle() != null) {
-				streamIdle.put(name, timeouts.streamIdle());
-			}
-		});
+	public PoolTimeouts(EndpointRegistry registry) {
+		this.registry = registry;
 	}
 
 	/** The longest wait for an attempt's response headers, or {@code null} for the HTTP client's own limit. */
 	Duration firstByte(String pool) {
-		return firstByte.get(pool);
+		EndpointPool endpoints = registry.pool(pool);
+		return (endpoints != null) ? endpoints.settings().timeouts().firstByte() : null;
 	}
 
 	/** The longest silence between stream events, or {@code null} for none. */
 	Duration streamIdle(String pool) {
-		return streamIdle.get(pool);
+		EndpointPool endpoints = registry.pool(pool);
+		return (endpoints != null) ? endpoints.settings().timeouts().streamIdle() : null;
 	}
 }

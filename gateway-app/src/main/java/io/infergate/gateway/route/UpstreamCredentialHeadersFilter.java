@@ -1,6 +1,6 @@
 package io.infergate.gateway.route;
 
-import java.util.Map;
+import java.util.function.Function;
 
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.core.Ordered;
@@ -12,17 +12,16 @@ import io.infergate.routing.model.ModelRoute;
 /**
  * The headers sent to a model server never carry the client's credential ({@code Authorization}, {@code api-key}),
  * whether or not authentication is on; a pool with an {@code upstream-api-key} gets
- * {@code Authorization: Bearer <its key>} instead. Applied to every attempt, after the pool is known.
+ * {@code Authorization: Bearer <its key>} instead. Applied to every attempt, after the pool is known; the key is
+ * read then, so a configuration reload applies to the next attempt.
  */
 public class UpstreamCredentialHeadersFilter implements HttpHeadersFilter, Ordered {
 
-	private final Map<String, String> authorizationByPool;
+	private final Function<String, String> upstreamApiKeys;
 
-	/** @param upstreamApiKeys each pool's upstream credential, for the pools that have one */
-	public UpstreamCredentialHeadersFilter(Map<String, String> upstreamApiKeys) {
-		this.authorizationByPool = upstreamApiKeys.entrySet()
-			.stream()
-			.collect(java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey, (e) -> "Bearer " + e.getValue()));
+	/** @param upstreamApiKeys a pool's upstream credential by its name, {@code null} when it has none */
+	public UpstreamCredentialHeadersFilter(Function<String, String> upstreamApiKeys) {
+		this.upstreamApiKeys = upstreamApiKeys;
 	}
 
 	@Override
@@ -34,7 +33,8 @@ public class UpstreamCredentialHeadersFilter implements HttpHeadersFilter, Order
 	public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
 		InferenceContext context = InferenceContext.find(exchange);
 		ModelRoute route = (context != null) ? context.route() : null;
-		String authorization = (route != null) ? authorizationByPool.get(route.pool()) : null;
+		String key = (route != null) ? upstreamApiKeys.apply(route.pool()) : null;
+		String authorization = (key != null) ? "Bearer " + key : null;
 		if (authorization == null && !input.containsHeader(HttpHeaders.AUTHORIZATION)
 				&& !input.containsHeader(AuthenticateFilter.API_KEY_HEADER)) {
 			return input;

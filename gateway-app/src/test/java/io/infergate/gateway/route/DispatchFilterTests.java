@@ -13,7 +13,7 @@ import org.springframework.web.server.ServerWebExchange;
 import io.infergate.routing.model.ModelRoute;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
-import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.request.InferenceRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +27,7 @@ class DispatchFilterTests {
 		MockServerWebExchange exchange = resolved();
 		int[] inFlightWhileResponding = new int[1];
 
-		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties(Map.of()))).filter(exchange, (e) -> {
+		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new EndpointRegistry(Map.of()))).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			inFlightWhileResponding[0] = endpoint.inFlightRequests();
 			return Mono.empty();
@@ -42,7 +42,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheClientCancels() {
 		MockServerWebExchange exchange = resolved();
 
-		Disposable subscription = new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties(Map.of()))).filter(exchange, (e) -> {
+		Disposable subscription = new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new EndpointRegistry(Map.of()))).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.never();
 		}).subscribe();
@@ -56,7 +56,7 @@ class DispatchFilterTests {
 	void releasesTheInFlightCountWhenTheResponseFails() {
 		MockServerWebExchange exchange = resolved();
 
-		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new PoolProperties(Map.of()))).filter(exchange, (e) -> {
+		new DispatchFilter(FilterExchanges.engine(null, null, null), new PoolTimeouts(new EndpointRegistry(Map.of()))).filter(exchange, (e) -> {
 			dispatchOf(e).dispatchTo(endpoint);
 			return Mono.error(new IllegalStateException("upstream reset"));
 		}).onErrorComplete().block();

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UpstreamCredentialHeadersFilterTests {
 
 	private final UpstreamCredentialHeadersFilter filter = new UpstreamCredentialHeadersFilter(
-			Map.of("secured", "pool-token"));
+			Map.of("secured", "pool-token")::get);
 
 	private static HttpHeaders clientHeaders() {
 		HttpHeaders headers = new HttpHeaders();

@@ -1,9 +1,7 @@
 package io.infergate.routing.autoconfigure;
 
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -14,7 +12,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.client.discovery.ReactiveDiscoveryClient;
 import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
-import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
@@ -44,6 +41,7 @@ import io.infergate.routing.metrics.MetricsScrapers;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProfilesCheck;
 import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.pool.PoolTimeoutsCheck;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.EngineBlockIndexConfiguration;
 import io.infergate.routing.prefix.PrefixIndex;
@@ -70,6 +68,11 @@ public class RoutingAutoConfiguration {
 	@Order(Ordered.HIGHEST_PRECEDENCE)
 	PoolProfilesCheck poolProfilesCheck(PoolProperties properties, SchedulingProfiles profiles) {
 		return new PoolProfilesCheck(properties, profiles.names());
+	}
+
+	@Bean
+	PoolTimeoutsCheck poolTimeoutsCheck(PoolProperties properties) {
+		return new PoolTimeoutsCheck(properties);
 	}
 
 	/**
@@ -116,13 +119,10 @@ public class RoutingAutoConfiguration {
 	}
 
 	@Bean
-	PoolEndpointSynchronizer poolEndpointSynchronizer(EndpointRegistry registry, PoolProperties properties,
+	PoolEndpointSynchronizer poolEndpointSynchronizer(EndpointRegistry registry,
 			ObjectProvider<ReactiveDiscoveryClient> discovery) {
-		Map<String, ServiceInstanceListSupplier> suppliers = new LinkedHashMap<>();
-		properties.pools()
-			.forEach((name, pool) -> suppliers.put(name,
-					PoolInstanceSuppliers.forPool(name, pool, discovery.getIfAvailable())));
-		return new PoolEndpointSynchronizer(registry, suppliers);
+		return new PoolEndpointSynchronizer(registry,
+				(name, pool) -> PoolInstanceSuppliers.forPool(name, pool, discovery.getIfAvailable()));
 	}
 
 	@Bean

@@ -1,8 +1,8 @@
 package io.infergate.routing.kvevents;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
@@ -15,13 +15,14 @@ import io.infergate.routing.pool.PoolProperties;
  * Subscribes to the KV-cache event stream of every endpoint of every pool with {@code kv-events.enabled}, for as long
  * as discovery lists the endpoint: an endpoint added is subscribed to, one removed unsubscribed and purged from the
  * index. Addresses are the endpoint's host with the pool's {@code port} (and {@code replay-port}), unless
- * {@code addresses} names the endpoint. Each pool's settings are checked once, at startup.
+ * {@code addresses} names the endpoint. Each pool's settings are checked once: at startup, or when a configuration
+ * reload adds the pool (the reload checks them first with {@link #problems}).
  */
 public final class KvEventSubscriptions implements EndpointLifecycleListener, AutoCloseable {
 
 	private final KvEventSubscriber subscriber;
 
-	private final Map<String, PoolProperties.KvEvents> settingsByPool = new LinkedHashMap<>();
+	private final Map<String, PoolProperties.KvEvents> settingsByPool = new ConcurrentHashMap<>();
 
 	public KvEventSubscriptions(EndpointRegistry registry, KvEventSubscriber subscriber) {
 		this.subscriber = subscriber;
@@ -37,6 +38,20 @@ public final class KvEventSubscriptions implements EndpointLifecycleListener, Au
 			for (Endpoint endpoint : pool.endpoints()) {
 				endpointAdded(pool, endpoint);
 			}
+		}
+	}
+
+	/** What is wrong with a pool's KV-event settings: empty, or the first problem. */
+	public static List<String> problems(String pool, PoolProperties.Pool settings) {
+		if (!settings.kvEvents().enabled()) {
+			return List.of();
+		}
+		try {
+			check(pool, settings.kvEvents());
+			return List.of();
+		}
+		catch (IllegalArgumentException ex) {
+			return List.of(ex.getMessage());
 		}
 	}
 
@@ -90,8 +105,20 @@ public final class KvEventSubscriptions implements EndpointLifecycleListener, Au
 	}
 
 	@Override
+	public void poolRemoved(EndpointPool pool) {
+		settingsByPool.remove(pool.name());
+	}
+
+	@Override
 	public void endpointAdded(EndpointPool pool, Endpoint endpoint) {
 		PoolProperties.KvEvents kvEvents = settingsByPool.get(pool.name());
+		if (kvEvents == null && pool.settings().kvEvents().enabled()) {
+			// a pool added by a configuration reload, which checked its settings
+			kvEvents = settingsByPool.computeIfAbsent(pool.name(), (name) -> {
+				check(name, pool.settings().kvEvents());
+				return pool.settings().kvEvents();
+			});
+		}
 		if (kvEvents != null) {
 			subscriber.subscribe(endpoint.id(), settings(endpoint.id(), kvEvents));
 		}

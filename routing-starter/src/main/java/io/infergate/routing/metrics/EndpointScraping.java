@@ -1,7 +1,8 @@
 package io.infergate.routing.metrics;
 
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.pool.EndpointLifecycleListener;
@@ -12,13 +13,14 @@ import io.infergate.routing.pool.PoolProperties;
 /**
  * Scrapes every endpoint of every pool for as long as discovery lists it: tracks an endpoint when the registry
  * adds it, untracks it when the registry removes it. Each pool's {@link ScrapeSettings} are built, and so
- * validated, once at startup.
+ * validated, once: at startup, or when a configuration reload adds the pool (the reload checks them first with
+ * {@link #problems}).
  */
 public final class EndpointScraping implements EndpointLifecycleListener {
 
 	private final MetricsScrapers scrapers;
 
-	private final Map<String, ScrapeSettings> settingsByPool = new LinkedHashMap<>();
+	private final Map<String, ScrapeSettings> settingsByPool = new ConcurrentHashMap<>();
 
 	public EndpointScraping(EndpointRegistry registry, MetricsScrapers scrapers) {
 		this.scrapers = scrapers;
@@ -53,6 +55,17 @@ public final class EndpointScraping implements EndpointLifecycleListener {
 		}
 	}
 
+	/** What is wrong with a pool's scrape settings: empty, or the one problem. */
+	public static List<String> problems(String pool, PoolProperties.Pool properties) {
+		try {
+			settings(pool, properties);
+			return List.of();
+		}
+		catch (IllegalArgumentException ex) {
+			return List.of(ex.getMessage());
+		}
+	}
+
 	/** The settings scrapers of {@code pool} use. */
 	public ScrapeSettings settings(String pool) {
 		return settingsByPool.get(pool);
@@ -60,11 +73,17 @@ public final class EndpointScraping implements EndpointLifecycleListener {
 
 	@Override
 	public void endpointAdded(EndpointPool pool, Endpoint endpoint) {
-		scrapers.track(endpoint, settingsByPool.get(pool.name()));
+		scrapers.track(endpoint,
+				settingsByPool.computeIfAbsent(pool.name(), (name) -> settings(name, pool.settings())));
 	}
 
 	@Override
 	public void endpointRemoved(EndpointPool pool, Endpoint endpoint) {
 		scrapers.untrack(pool.name(), endpoint.id());
+	}
+
+	@Override
+	public void poolRemoved(EndpointPool pool) {
+		settingsByPool.remove(pool.name());
 	}
 }

@@ -19,6 +19,8 @@ public final class EndpointPool {
 
 	private volatile List<Endpoint> endpoints = List.of();
 
+	private volatile boolean retiring;
+
 	public EndpointPool(String name, PoolProperties.Pool settings) {
 		this.name = name;
 		this.settings = settings;
@@ -45,9 +47,25 @@ public final class EndpointPool {
 		return settings.profile();
 	}
 
-	/** After a configuration reload that changed only what applies at once: endpoints, profile, failure mode. */
+	/**
+	 * After a configuration reload that changed only what applies at once (see {@link PoolProperties.Pool#reloadable});
+	 * a retiring pool that the configuration names again stops retiring.
+	 */
 	void reconfigure(PoolProperties.Pool settings) {
 		this.settings = settings;
+		this.retiring = false;
+	}
+
+	/**
+	 * Whether a configuration reload removed the pool while requests may still be on their way to it: it is still
+	 * scraped and routed for those, no model names it any more, and it leaves the registry once idle.
+	 */
+	public boolean isRetiring() {
+		return retiring;
+	}
+
+	void retire() {
+		this.retiring = true;
 	}
 
 	public List<Endpoint> endpoints() {

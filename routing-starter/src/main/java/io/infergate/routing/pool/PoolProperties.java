@@ -98,15 +98,16 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 		}
 
 		/**
-		 * Whether a running pool configured as this one may become {@code next} by a configuration reload: both list
-		 * their endpoints (no discovery), and they differ at most in endpoints, profile and failure mode, which the
-		 * gateway reads per request.
+		 * Whether a running pool configured as this one may become {@code next} by a configuration reload: they
+		 * differ at most in what the gateway reads per request (profile, failure mode, timeouts and upstream key),
+		 * and in the endpoints when both list them (no discovery).
 		 */
 		public boolean reloadable(Pool next) {
-			return !endpoints.isEmpty() && !next.endpoints().isEmpty()
-					&& new Pool(engine, next.endpoints(), discoveryServiceId, discoveryRefreshInterval, next.profile(),
-							next.failureMode(), scrape, kvEvents, upstreamApiKey, timeouts, enginePriority)
-						.equals(next);
+			boolean sameSource = (!endpoints.isEmpty() && !next.endpoints().isEmpty()) || endpoints.equals(next.endpoints());
+			return sameSource && new Pool(engine, next.endpoints(), discoveryServiceId, discoveryRefreshInterval,
+					next.profile(), next.failureMode(), scrape, kvEvents, next.upstreamApiKey(), next.timeouts(),
+					enginePriority)
+				.equals(next);
 		}
 
 		/** A pool of every default but {@code endpoints} and {@code profile}. */

@@ -1,4 +1,4 @@
-package io.infergate.gateway.route;
+package io.infergate.routing.pool;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
-import io.infergate.routing.pool.PoolProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

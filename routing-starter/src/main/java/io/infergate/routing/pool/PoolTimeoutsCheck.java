@@ -1,11 +1,10 @@
-package io.infergate.gateway.route;
+package io.infergate.routing.pool;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.infergate.routing.config.ConfigurationCheck;
-import io.infergate.routing.pool.PoolProperties;
 
 /** Every pool timeout that is set is positive: zero or less would fail each request at once. */
 public final class PoolTimeoutsCheck implements ConfigurationCheck {
@@ -19,10 +18,15 @@ public final class PoolTimeoutsCheck implements ConfigurationCheck {
 	@Override
 	public List<String> problems() {
 		List<String> problems = new ArrayList<>();
-		pools.pools().forEach((name, pool) -> {
-			check(problems, "infergate.pools." + name + ".timeouts.first-byte", pool.timeouts().firstByte());
-			check(problems, "infergate.pools." + name + ".timeouts.stream-idle", pool.timeouts().streamIdle());
-		});
+		pools.pools().forEach((name, pool) -> problems.addAll(problems(name, pool)));
+		return problems;
+	}
+
+	/** The problems of one pool's timeouts. */
+	public static List<String> problems(String name, PoolProperties.Pool pool) {
+		List<String> problems = new ArrayList<>();
+		check(problems, "infergate.pools." + name + ".timeouts.first-byte", pool.timeouts().firstByte());
+		check(problems, "infergate.pools." + name + ".timeouts.stream-idle", pool.timeouts().streamIdle());
 		return problems;
 	}
 
