@@ -119,7 +119,9 @@
       $('#pools').append(section);
     }
     $('.pool-meta', section).textContent =
-      `${pool.engine} · profile ${pool.profile} · ${pool.failureMode} · ${pool.endpoints.length} endpoints`;
+      `${pool.engine} · profile ${pool.profile} · ${pool.failureMode} · ${pool.endpoints.length} endpoints`
+      + (pool.retiring ? ' · retiring (removed from the configuration, draining)' : '');
+    section.classList.toggle('retiring', !!pool.retiring);
     return section;
   }
 
@@ -129,6 +131,10 @@
 
   function renderPools(snapshot) {
     const seen = new Set();
+    const pools = new Set(snapshot.pools.map((pool) => pool.name));
+    for (const section of document.querySelectorAll('section.pool')) {
+      if (!pools.has(section.dataset.pool)) section.remove();
+    }
     for (const pool of snapshot.pools) {
       const section = poolSection(pool);
       const cards = $('.cards', section);

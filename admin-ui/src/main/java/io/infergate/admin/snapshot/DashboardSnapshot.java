@@ -33,9 +33,10 @@ public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<Deci
 	 * @param profile the name of its scheduling profile
 	 * @param failureMode {@code fail-close} or {@code fail-open}
 	 * @param endpoints its endpoints
+	 * @param retiring whether a configuration reload removed it and it drains the requests on their way to it
 	 */
 	public record PoolView(String name, String engine, String profile, String failureMode,
-			List<EndpointView> endpoints) {
+			List<EndpointView> endpoints, boolean retiring) {
 	}
 
 	/**

@@ -101,7 +101,8 @@ public final class SnapshotAssembler {
 						history.newest(pool.name(), endpoint.id())));
 			}
 			pools.add(new PoolView(pool.name(), pool.engine().configName(),
-					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), views));
+					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), views,
+					pool.isRetiring()));
 		}
 		return pools;
 	}

@@ -104,7 +104,7 @@ public class InferenceEndpoint {
 			}
 			pools.add(new InferenceReport.Pool(pool.name(), pool.engine().configName(),
 					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), endpoints,
-					flowControl.report(pool.name())));
+					flowControl.report(pool.name()), pool.isRetiring()));
 		}
 		List<InferenceReport.Decision> recent = new ArrayList<>();
 		for (DecisionRecord record : decisions.recent()) {

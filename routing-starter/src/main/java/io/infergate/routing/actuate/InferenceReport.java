@@ -25,9 +25,11 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 	/**
 	 * One pool; {@code flowControl} shows its requests in flight through flow control and those waiting, per band
 	 * (priority) and tenant, with each tenant's virtual token counter; {@code null} until the pool's first request.
+	 * {@code retiring} is true for a pool a configuration reload removed while requests may still be on their way to
+	 * it; it leaves the report once idle.
 	 */
 	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints,
-			PoolFlowReport flowControl) {
+			PoolFlowReport flowControl, boolean retiring) {
 	}
 
 	/**

@@ -32,6 +32,7 @@ import io.infergate.routing.limits.RedisRateLimitStore;
 import io.infergate.routing.limits.TenantMeters;
 import io.infergate.routing.auth.LimitsConfigurationCheck;
 import io.infergate.routing.auth.ApiKeys;
+import io.infergate.routing.discovery.PoolEndpointSynchronizer;
 import io.infergate.routing.auth.AuthProperties;
 import io.infergate.routing.autoconfigure.RoutingAutoConfiguration;
 import io.infergate.routing.config.ConfigurationCheck;
@@ -180,10 +181,11 @@ public class EngineAutoConfiguration {
 	LiveConfiguration liveConfiguration(Environment environment, ModelCatalog models, ApiKeys keys,
 			RateLimiter limiter, InferenceEngine engine, SchedulingProfiles profiles, EndpointRegistry registry,
 			ObjectProvider<PluginType<?, ?>> types, ObjectProvider<SchedulingPlugin> plugins,
-			ObjectProvider<LimitType> limitTypes, ObjectProvider<Clock> clock) {
+			ObjectProvider<LimitType> limitTypes, ObjectProvider<Clock> clock, PoolEndpointSynchronizer endpointSources,
+			FlowController flowControl) {
 		LiveConfiguration.Parts parts = new LiveConfiguration.Parts(models, keys, limiter, engine, profiles, registry,
 				() -> types.orderedStream().toList(), () -> plugins.orderedStream().toList(),
-				() -> limitTypes.orderedStream().toList());
+				() -> limitTypes.orderedStream().toList(), endpointSources, flowControl);
 		return new LiveConfiguration(environment, parts, clock.getIfAvailable(Clock::systemUTC));
 	}
 }

@@ -1,14 +1,23 @@
 package io.infergate.routing.engine;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
+
+import reactor.core.Disposable;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,6 +31,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
 
 import io.infergate.routing.auth.ApiKeys;
+import io.infergate.routing.discovery.PoolEndpointSynchronizer;
+import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.flowcontrol.FlowController;
+import io.infergate.routing.flowcontrol.PoolFlowReport;
+import io.infergate.routing.kvevents.KvEventSubscriptions;
 import io.infergate.routing.auth.AuthProperties;
 import io.infergate.routing.auth.LimitsConfigurationCheck;
 import io.infergate.routing.limits.LimitType;
@@ -32,10 +46,13 @@ import io.infergate.routing.limits.RateLimitProperties;
 import io.infergate.routing.limits.RateLimiter;
 import io.infergate.routing.model.ConfiguredModels;
 import io.infergate.routing.model.ModelCatalog;
+import io.infergate.routing.metrics.EndpointScraping;
 import io.infergate.routing.model.ModelProperties;
+import io.infergate.routing.pool.EndpointPool;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProfilesCheck;
 import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.pool.PoolTimeoutsCheck;
 import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingPlugin;
 import io.infergate.routing.scheduling.config.SchedulingConfigurationException;
@@ -51,12 +68,22 @@ import io.infergate.routing.scheduling.config.SchedulingProperties;
  * {@link #status()}. A request already resolved keeps its model route, its limits decision and the profile it
  * scheduled with; the next request sees the new configuration.
  * <p>
- * Of the pools, the endpoints of a pool that lists them, its profile and its failure mode reload; adding or removing
- * a pool, discovery, timeouts and the pool's other settings, the limits' store and flow control's settings apply
- * at startup only: a reload that changes them is refused with a problem naming the property, and the running
- * configuration stays.
+ * Pools are added and removed. A pool added is put through the checks startup runs, starts being discovered and
+ * scraped before any model routes to it, and the reload waits (up to {@link #NEW_POOL_WAIT}) for one of its
+ * endpoints to be ready. A pool removed stops being named by any model at once and then retires: requests already
+ * on their way to it are served, and it leaves once nothing is in flight or waiting for it (checked every second,
+ * from {@link #DRAIN_AT_LEAST} after the reload). Of a pool that stays, its profile, failure mode, timeouts and
+ * upstream key reload, and so do its endpoints when it lists them; its engine, discovery, scrape, KV-event and
+ * engine-priority settings, the limits' store and flow control's settings apply at startup only: a reload that
+ * changes them is refused with a problem naming the property, and the running configuration stays.
  */
-public final class LiveConfiguration {
+public final class LiveConfiguration implements AutoCloseable {
+
+	/** The longest a reload waits for a pool it adds to have a ready endpoint before models route to it. */
+	public static final Duration NEW_POOL_WAIT = Duration.ofSeconds(10);
+
+	/** The least time a removed pool drains, for requests between choosing its model and entering its queue. */
+	public static final Duration DRAIN_AT_LEAST = Duration.ofSeconds(2);
 
 	private static final Log logger = LogFactory.getLog(LiveConfiguration.class);
 
@@ -72,16 +99,26 @@ public final class LiveConfiguration {
 
 	private volatile Status status;
 
+	/** Pools removed from the configuration and still draining, by name: when each was retired. */
+	private final Map<String, Instant> retiring = new ConcurrentHashMap<>();
+
+	private final Scheduler drains = Schedulers.newSingle("infergate-pool-drain", true);
+
+	private Disposable drainCheck;
+
 	/**
 	 * What the engine decides with, which a reload reconfigures in place.
 	 *
 	 * @param types the scheduling plugin types, to build new profiles
 	 * @param plugins plugin beans, given to new profiles as they were at startup
 	 * @param limitTypes the application's own limit types
+	 * @param endpointSources where a pool's endpoints come from, to check a pool a reload adds
+	 * @param flowControl what is in flight and waiting per pool, to know when a removed pool has drained
 	 */
 	public record Parts(ModelCatalog models, ApiKeys keys, RateLimiter limiter, InferenceEngine engine,
 			SchedulingProfiles profiles, EndpointRegistry registry, Supplier<List<PluginType<?, ?>>> types,
-			Supplier<List<SchedulingPlugin>> plugins, Supplier<List<LimitType>> limitTypes) {
+			Supplier<List<SchedulingPlugin>> plugins, Supplier<List<LimitType>> limitTypes,
+			PoolEndpointSynchronizer endpointSources, FlowController flowControl) {
 	}
 
 	/**
@@ -92,9 +129,14 @@ public final class LiveConfiguration {
 	 * @param lastReloadAt the latest reload attempt, or null
 	 * @param lastReloadOutcome {@code applied}, {@code unchanged} or {@code rejected}, or null
 	 * @param problems why the latest reload was rejected; empty otherwise
+	 * @param retiringPools the pools a reload removed that still drain
 	 */
 	public record Status(long version, Instant changedAt, Instant lastReloadAt, String lastReloadOutcome,
-			List<String> problems) {
+			List<String> problems, List<String> retiringPools) {
+
+		Status withRetiringPools(List<String> pools) {
+			return new Status(version, changedAt, lastReloadAt, lastReloadOutcome, problems, pools);
+		}
 	}
 
 	/** The bound properties in effect. */
@@ -107,7 +149,7 @@ public final class LiveConfiguration {
 		this.parts = parts;
 		this.clock = clock;
 		this.running = bindAll(new ArrayList<>());
-		this.status = new Status(1, clock.instant(), null, null, List.of());
+		this.status = new Status(1, clock.instant(), null, null, List.of(), List.of());
 	}
 
 	public Status status() {
@@ -128,12 +170,13 @@ public final class LiveConfiguration {
 			return reject(trigger, now, problems);
 		}
 		if (fresh.equals(running)) {
-			status = new Status(status.version(), status.changedAt(), now, "unchanged", List.of());
+			status = new Status(status.version(), status.changedAt(), now, "unchanged", List.of(),
+					status.retiringPools());
 			logger.info("Configuration reload (" + trigger + "): nothing Infergate routes with changed; version "
 					+ status.version() + " stays");
 			return status;
 		}
-		List<String> changedPools = changedPools(running.pools(), fresh.pools(), problems);
+		PoolChanges pools = poolChanges(running.pools(), fresh.pools(), problems);
 		// of the limits' settings only default-limits reloads; the store and its settings stay
 		if (!fresh.rateLimits().withDefaultLimits(Limits.NONE)
 			.equals(running.rateLimits().withDefaultLimits(Limits.NONE))) {
@@ -168,50 +211,158 @@ public final class LiveConfiguration {
 		if (profiles != null) {
 			parts.profiles().replaceWith(profiles);
 		}
-		for (String pool : changedPools) {
-			parts.registry().reconfigure(pool, fresh.pools().pools().get(pool));
-		}
+		pools.changed().forEach((name, settings) -> {
+			parts.registry().reconfigure(name, settings);
+			retiring.remove(name);
+		});
+		pools.added().forEach(parts.registry()::addPool);
+		awaitReady(pools.added().keySet());
 		parts.models().reconfigure(models);
 		parts.keys().reconfigure(fresh.auth());
 		RateLimitPolicy policy = EngineAutoConfiguration.policy(fresh.auth(), fresh.rateLimits(), fresh.models(),
 				limitTypes);
 		parts.limiter().reconfigure(policy);
 		parts.engine().limiter(EngineAutoConfiguration.activeLimiter(parts.keys(), parts.limiter()));
+		for (String name : pools.removed()) {
+			parts.registry().retire(name);
+			retiring.put(name, now);
+		}
 		running = fresh;
-		status = new Status(status.version() + 1, now, now, "applied", List.of());
-		logger.info("Configuration reloaded (" + trigger + "): version " + status.version());
+		status = new Status(status.version() + 1, now, now, "applied", List.of(), List.copyOf(retiring.keySet()));
+		logger.info("Configuration reloaded (" + trigger + "): version " + status.version()
+				+ (pools.added().isEmpty() ? "" : "; pools added: " + pools.added().keySet())
+				+ (pools.removed().isEmpty() ? "" : "; pools retiring: " + pools.removed()));
+		if (!retiring.isEmpty() && drainCheck == null) {
+			drainCheck = drains.schedulePeriodically(this::removeDrainedPools, 1, 1, TimeUnit.SECONDS);
+		}
 		return status;
 	}
 
-	/**
-	 * The pools whose reload applies at once (endpoints, profile, failure mode of a pool that lists its endpoints);
-	 * a problem for each other change.
-	 */
-	private static List<String> changedPools(PoolProperties before, PoolProperties after, List<String> problems) {
-		List<String> changed = new ArrayList<>();
-		if (!before.pools().keySet().equals(after.pools().keySet())) {
-			problems.add("infergate.pools: adding or removing a pool applies at startup only (running "
-					+ before.pools().keySet() + ", configured " + after.pools().keySet() + "); restart to change them");
-			return changed;
+	/** Waits until each pool has a ready endpoint, or {@link #NEW_POOL_WAIT} has passed, and says which has none. */
+	private void awaitReady(Collection<String> added) {
+		if (added.isEmpty()) {
+			return;
 		}
-		before.pools().forEach((name, running) -> {
-			PoolProperties.Pool next = after.pools().get(name);
-			if (running.equals(next)) {
+		long deadline = System.nanoTime() + NEW_POOL_WAIT.toNanos();
+		List<String> waiting = new ArrayList<>(added);
+		while (true) {
+			waiting.removeIf((name) -> !parts.registry().pool(name).readyEndpoints(List.of()).isEmpty());
+			if (waiting.isEmpty() || System.nanoTime() >= deadline) {
+				break;
+			}
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		if (!waiting.isEmpty()) {
+			logger.warn("Pools " + waiting + " have no ready endpoint " + NEW_POOL_WAIT.toSeconds() + " s after being "
+					+ "added; their models are routed to them anyway, and answered 503 until one is ready");
+		}
+	}
+
+	/** Removes each retiring pool that has drained: nothing in flight to its endpoints, nothing waiting for it. */
+	private synchronized void removeDrainedPools() {
+		Instant now = clock.instant();
+		retiring.forEach((name, since) -> {
+			EndpointPool pool = parts.registry().pool(name);
+			if (pool == null || !pool.isRetiring()) {
+				retiring.remove(name);
+			}
+			else if (!now.isBefore(since.plus(DRAIN_AT_LEAST)) && drained(pool)) {
+				parts.registry().removePool(name);
+				retiring.remove(name);
+			}
+		});
+		status = status.withRetiringPools(List.copyOf(retiring.keySet()));
+		if (retiring.isEmpty() && drainCheck != null) {
+			drainCheck.dispose();
+			drainCheck = null;
+		}
+	}
+
+	private boolean drained(EndpointPool pool) {
+		for (Endpoint endpoint : pool.endpoints()) {
+			if (endpoint.inFlightRequests() > 0) {
+				return false;
+			}
+		}
+		PoolFlowReport flow = parts.flowControl().report(pool.name());
+		return flow == null || (flow.inFlightRequests() == 0 && flow.queuedRequests() == 0);
+	}
+
+	@Override
+	public void close() {
+		drains.dispose();
+	}
+
+	/**
+	 * What a reload does to the pools.
+	 *
+	 * @param added pools new to the gateway
+	 * @param changed pools whose settings change where they apply at once, a retiring pool configured again among them
+	 * @param removed pools to retire
+	 */
+	private record PoolChanges(Map<String, PoolProperties.Pool> added, Map<String, PoolProperties.Pool> changed,
+			List<String> removed) {
+	}
+
+	/** The pools to add, reconfigure and retire; a problem for each change that does not apply while running. */
+	private PoolChanges poolChanges(PoolProperties before, PoolProperties after, List<String> problems) {
+		Map<String, PoolProperties.Pool> added = new LinkedHashMap<>();
+		Map<String, PoolProperties.Pool> changed = new LinkedHashMap<>();
+		after.pools().forEach((name, next) -> {
+			PoolProperties.Pool current = before.pools().get(name);
+			EndpointPool draining = (current == null) ? parts.registry().pool(name) : null;
+			if (current == null && draining == null) {
+				List<String> found = new ArrayList<>(EndpointRegistry.problems(name, next));
+				if (found.isEmpty()) {
+					found.addAll(PoolTimeoutsCheck.problems(name, next));
+					found.addAll(EndpointScraping.problems(name, next));
+					found.addAll(KvEventSubscriptions.problems(name, next));
+					String source = parts.endpointSources().problem(name, next);
+					if (source != null) {
+						found.add(source);
+					}
+				}
+				problems.addAll(found);
+				added.put(name, next);
+				return;
+			}
+			PoolProperties.Pool running = (current != null) ? current : draining.settings();
+			if (running.equals(next) && current != null) {
 				return;
 			}
 			if (running.reloadable(next)) {
-				changed.add(name);
+				problems.addAll(PoolTimeoutsCheck.problems(name, next));
+				changed.put(name, next);
+			}
+			else if (current == null) {
+				problems.add("infergate.pools." + name + ": a pool of that name, removed by an earlier reload, is still "
+						+ "draining with other settings; add it again once it has left, or under another name");
 			}
 			else {
-				problems.add("infergate.pools." + name + ": only a static pool's endpoints, profile and failure-mode "
-						+ "reload; the rest applies at startup, restart to change it");
+				problems.add("infergate.pools." + name + ": of a pool that stays, only its profile, failure-mode, "
+						+ "timeouts, upstream-api-key and listed endpoints reload; its engine, discovery, scrape, "
+						+ "kv-events and engine-priority apply at startup (remove the pool and add it under another "
+						+ "name, or restart)");
 			}
 		});
-		return changed;
+		List<String> removed = new ArrayList<>();
+		for (String name : before.pools().keySet()) {
+			if (!after.pools().containsKey(name)) {
+				removed.add(name);
+			}
+		}
+		return new PoolChanges(added, changed, removed);
 	}
 
 	private Status reject(String trigger, Instant now, List<String> problems) {
-		status = new Status(status.version(), status.changedAt(), now, "rejected", List.copyOf(problems));
+		status = new Status(status.version(), status.changedAt(), now, "rejected", List.copyOf(problems),
+				status.retiringPools());
 		logger.error("Configuration reload (" + trigger + ") rejected; version " + status.version()
 				+ " keeps running. Problems:\n - " + String.join("\n - ", problems));
 		return status;

@@ -180,7 +180,7 @@ class LiveConfigurationTests {
 	}
 
 	@Test
-	void aStaticPoolsEndpointsChangeAndAddingAPoolIsRefused() throws IOException {
+	void aStaticPoolsEndpointsAndTimeoutsChangeButNotItsEngine() throws IOException {
 		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
 
 		write(VERSION_1, pools(llama, secondLlama));
@@ -189,19 +189,76 @@ class LiveConfigurationTests {
 				&& registry.pool("first").endpoints().stream().allMatch((endpoint) -> endpoint.isReady()));
 		assertThat(served("chat")).isEqualTo("llama");
 
-		write(VERSION_1, "{first: {endpoints: [" + Sims.urls(llama) + "], profile: llm-d}, second: {endpoints: ["
-				+ Sims.urls(mistral) + "]}, third: {endpoints: [\"http://127.0.0.1:9\"]}}");
+		write(VERSION_1, "{first: {endpoints: [" + Sims.urls(llama) + "], profile: llm-d, timeouts: {first-byte: 5s},"
+				+ " upstream-api-key: pool-token}, second: {endpoints: [" + Sims.urls(mistral) + "]}}");
 
-		await().atMost(PATIENCE).until(() -> configuration().path("lastReloadOutcome").asString().equals("rejected"));
-		assertThat(configuration().path("problems").toString())
-			.contains("infergate.pools: adding or removing a pool applies at startup only");
-		assertThat(registry.pool("third")).isNull();
-		assertThat(registry.pool("first").endpoints()).hasSize(2);
+		await().atMost(PATIENCE).until(() -> registry.pool("first").endpoints().size() == 1);
+		assertThat(registry.pool("first").settings().timeouts().firstByte()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(registry.pool("first").settings().upstreamApiKey()).isEqualTo("pool-token");
+		assertThat(served("chat")).isEqualTo("llama");
 
-		write(VERSION_1, "{first: {endpoints: [" + Sims.urls(llama) + "], profile: llm-d, timeouts: {first-byte: 5s}},"
+		write(VERSION_1, "{first: {endpoints: [" + Sims.urls(llama) + "], profile: llm-d, engine: sglang},"
 				+ " second: {endpoints: [" + Sims.urls(mistral) + "]}}");
 
 		await().atMost(PATIENCE).until(() -> configuration().path("problems").toString()
-			.contains("infergate.pools.first: only a static pool's endpoints, profile and failure-mode reload"));
+			.contains("infergate.pools.first: of a pool that stays, only its profile, failure-mode, timeouts"));
+		assertThat(registry.pool("first").engine().configName()).isEqualTo("vllm");
+	}
+
+	@Test
+	void aPoolAddedServesItsModelsAtOnceAndAPoolRemovedDrainsAndLeaves(CapturedOutput output) throws IOException {
+		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
+		LiveConfiguration live = gateway.getBean(LiveConfiguration.class);
+		SimulatedModelServer qwen = sims.start("qwen");
+		long before = live.status().version();
+
+		write(VERSION_1.replace("    retired:", "    fresh: {pool: third, target-model: qwen}\n    retired:"),
+				pools(llama).replace("}}", "}, third: {endpoints: [" + Sims.urls(qwen) + "], profile: llm-d}}"));
+
+		await().atMost(PATIENCE).until(() -> live.status().version() > before);
+		// the reload waited for the new pool's endpoint: its model is served from the first request on
+		assertThat(served("fresh")).isEqualTo("qwen");
+		assertThat(registry.pool("third").readyEndpoints(java.util.List.of())).hasSize(1);
+		assertThat(output).contains("Pool 'third' added");
+		assertThat(Http.get(GatewayContexts.managementUrl(gateway, "/actuator/health/readiness")).statusCode())
+			.isEqualTo(200);
+
+		long added = live.status().version();
+		write(VERSION_1);
+
+		await().atMost(PATIENCE).until(() -> live.status().version() > added);
+		assertThat(served("fresh")).isEqualTo("HTTP 404");
+		await().atMost(PATIENCE).until(() -> registry.pool("third") == null);
+		assertThat(live.status().retiringPools()).isEmpty();
+		assertThat(output).contains("Pool 'third' retiring").contains("Pool 'third' removed with its 1 endpoint(s)");
+		JsonNode inference = JSON.readTree(
+				Http.getAsAdmin(GatewayContexts.managementUrl(gateway, "/actuator/inference")).body());
+		assertThat(inference.path("pools").toString()).doesNotContain("\"third\"").contains("\"first\"");
+		assertThat(served("chat")).isEqualTo("llama");
+	}
+
+	@Test
+	void aPoolAddedWithProblemsIsRefusedAndOneWithoutAReadyEndpointKeepsTheGatewayReady() throws IOException {
+		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
+		LiveConfiguration live = gateway.getBean(LiveConfiguration.class);
+
+		write(VERSION_1, pools(llama).replace("}}", "}, bad-: {endpoints: [\"http://127.0.0.1:9\"]}, "
+				+ "slow: {endpoints: [\"http://127.0.0.1:9\"], timeouts: {first-byte: 0s}}, "
+				+ "both: {endpoints: [\"http://127.0.0.1:9\"], discovery-service-id: both}}"));
+
+		await().atMost(PATIENCE).until(() -> configuration().path("lastReloadOutcome").asString().equals("rejected"));
+		assertThat(configuration().path("problems").toString()).contains("infergate.pools.bad-: a pool name must be")
+			.contains("infergate.pools.slow.timeouts.first-byte: must be positive")
+			.contains("infergate.pools.both: set exactly one of 'endpoints'");
+		assertThat(registry.pool("slow")).isNull();
+
+		long before = live.status().version();
+		write(VERSION_1, pools(llama).replace("}}", "}, dead: {endpoints: [\"http://127.0.0.1:9\"]}}"));
+
+		await().atMost(PATIENCE).until(() -> live.status().version() > before);
+		assertThat(registry.pool("dead").readyEndpoints(java.util.List.of())).isEmpty();
+		// a pool added at runtime counts for readiness once it has served; until then the gateway stays ready
+		HttpResponse<String> readiness = Http.get(GatewayContexts.managementUrl(gateway, "/actuator/health/readiness"));
+		assertThat(readiness.statusCode()).isEqualTo(200);
 	}
 }

@@ -29,14 +29,16 @@ import io.infergate.gateway.support.GatewayContexts;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.Sims;
 import io.infergate.routing.engine.LiveConfiguration;
+import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.sim.SimulatedModelServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Twenty configuration reloads during a minute of mixed traffic (streamed and not, two models whose targets and
- * weights swap between the two versions): every request is answered 200, every stream ends with {@code [DONE]}.
+ * Twenty configuration reloads during a minute of mixed traffic (streamed and not, three models whose targets and
+ * weights change between the two versions, and a pool that one version adds and the other removes while a model
+ * sends it traffic): every request is answered 200, every stream ends with {@code [DONE]}.
  */
 class ReloadUnderLoadTests {
 
@@ -51,6 +53,7 @@ class ReloadUnderLoadTests {
 			  models:
 			    chat: {pool: first, target-model: llama}
 			    assistant: {pool: second, target-model: mistral}
+			    helper: {pool: second, target-model: mistral}
 			  scheduling:
 			    profiles:
 			      llm-d:
@@ -62,6 +65,9 @@ class ReloadUnderLoadTests {
 			  models:
 			    chat: {pool: second, target-model: mistral}
 			    assistant: {pool: first, target-model: llama}
+			    helper: {pool: third, target-model: qwen}
+			  pools:
+			    third: {endpoints: [THIRD], profile: llm-d}
 			  scheduling:
 			    profiles:
 			      llm-d:
@@ -75,10 +81,13 @@ class ReloadUnderLoadTests {
 
 	private static ConfigurableApplicationContext gateway;
 
+	private static String versionB;
+
 	@BeforeAll
 	static void start() throws IOException {
 		List<SimulatedModelServer> llama = List.of(sims.start("llama"), sims.start("llama"));
 		List<SimulatedModelServer> mistral = List.of(sims.start("mistral"), sims.start("mistral"));
+		versionB = VERSION_B.replace("THIRD", Sims.urls(sims.start("qwen"), sims.start("qwen")));
 		Files.writeString(directory.resolve("application.yml"), VERSION_A);
 		gateway = GatewayContexts.start("--spring.config.additional-location=file:" + directory + "/",
 				"--infergate.config-reload.watch-interval=100ms",
@@ -112,7 +121,11 @@ class ReloadUnderLoadTests {
 			running.add(clients.submit(() -> {
 				for (int i = 0; System.nanoTime() < deadline; i++) {
 					boolean stream = (i + client) % 2 == 0;
-					String model = (i % 3 == 0) ? "assistant" : "chat";
+					String model = switch (i % 4) {
+						case 0 -> "assistant";
+						case 1 -> "helper";
+						default -> "chat";
+					};
 					sent.incrementAndGet();
 					HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(url))
 						.header("Content-Type", "application/json")
@@ -138,7 +151,7 @@ class ReloadUnderLoadTests {
 		long interval = RUN.toMillis() / (RELOADS + 1);
 		for (int reload = 1; reload <= RELOADS; reload++) {
 			Thread.sleep(interval);
-			Files.writeString(directory.resolve("application.yml"), (reload % 2 == 1) ? VERSION_B : VERSION_A);
+			Files.writeString(directory.resolve("application.yml"), (reload % 2 == 1) ? versionB : VERSION_A);
 			long expected = versionBefore + reload;
 			await().atMost(Duration.ofSeconds(10)).until(() -> live.status().version() >= expected);
 		}
@@ -153,5 +166,8 @@ class ReloadUnderLoadTests {
 		assertThat(answered.get()).isEqualTo(sent.get()).isGreaterThan(100);
 		assertThat(live.status().version()).isEqualTo(versionBefore + RELOADS);
 		assertThat(live.status().lastReloadOutcome()).isEqualTo("applied");
+		// the last version has no third pool: it drains and leaves
+		EndpointRegistry registry = gateway.getBean(EndpointRegistry.class);
+		await().atMost(Duration.ofSeconds(20)).until(() -> registry.pool("third") == null);
 	}
 }
