@@ -14,7 +14,7 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
-import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.flowcontrol.FlowDecision;
 import io.infergate.routing.flowcontrol.FlowOutcome;

@@ -4,7 +4,7 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.routing.model.ModelRoute;
 import io.infergate.gateway.observe.RelayedResponse;
-import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.routing.flowcontrol.FlowTicket;
 import io.infergate.routing.limits.LimitDecision;
 import io.infergate.routing.limits.Caller;

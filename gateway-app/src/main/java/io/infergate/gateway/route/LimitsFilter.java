@@ -13,7 +13,7 @@ import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
-import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.routing.limits.LimitDecision;
 import io.infergate.routing.limits.Caller;
 import io.infergate.routing.limits.TokenUsage;

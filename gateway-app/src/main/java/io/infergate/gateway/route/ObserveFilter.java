@@ -13,7 +13,7 @@ import io.infergate.gateway.observe.CompletedRequest;
 import io.infergate.gateway.observe.InferenceMeters;
 import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.gateway.observe.RelayedResponse;
-import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.routing.limits.Caller;
 import io.infergate.routing.limits.TokenUsage;
 import io.infergate.routing.dispatch.Dispatch;

@@ -6,7 +6,7 @@ import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.gateway.usage.UsageReadingResponse;
 import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.ParsedRequest;

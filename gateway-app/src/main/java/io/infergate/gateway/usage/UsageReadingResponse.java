@@ -8,6 +8,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 
+import io.infergate.routing.openai.ResponseUsage;
+
 /** The response of an inference request, read by a {@link ResponseUsage} as it is relayed. */
 public final class UsageReadingResponse extends ServerHttpResponseDecorator {
 

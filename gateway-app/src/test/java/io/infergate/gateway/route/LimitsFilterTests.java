@@ -12,7 +12,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.mock.web.server.MockServerWebExchange;
 
 import io.infergate.routing.model.ModelRoute;
-import io.infergate.gateway.usage.ResponseUsage;
+import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.routing.limits.Caller;
 import io.infergate.routing.limits.Limits;
 import io.infergate.routing.limits.MemoryRateLimitStore;

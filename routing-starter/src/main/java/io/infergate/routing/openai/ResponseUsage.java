@@ -1,4 +1,4 @@
-package io.infergate.gateway.usage;
+package io.infergate.routing.openai;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
