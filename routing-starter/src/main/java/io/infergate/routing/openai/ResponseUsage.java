@@ -47,6 +47,9 @@ public final class ResponseUsage {
 
 	private static final byte[] EMPTY = new byte[0];
 
+	/** {@link #usageObject}: no {@code "usage"} key at that quote. */
+	private static final int NOT_A_KEY = -2;
+
 	private final boolean removeUsageChunk;
 
 	private byte[] tail;
@@ -59,6 +62,9 @@ public final class ResponseUsage {
 	private byte[] scratch = EMPTY;
 
 	private long contentChunks;
+
+	/** Whether the event {@link #readEvent} read last is a usage chunk: empty choices and a usage object. */
+	private boolean usageOnly;
 
 	private long promptTokens = -1;
 
@@ -107,8 +113,8 @@ public final class ResponseUsage {
 		int relayedLength = 0;
 		int start = 0;
 		int end;
-		while ((end = eventEnd(data, start, total)) > 0) {
-			boolean removed = readEvent(data, start, end) && removeUsageChunk;
+		while ((end = readEvent(data, start, total, false)) > 0) {
+			boolean removed = usageOnly && removeUsageChunk;
 			if (removed && relayed == null) {
 				relayed = Arrays.copyOf(data, total);
 				relayedLength = start;
@@ -134,7 +140,7 @@ public final class ResponseUsage {
 			return EMPTY;
 		}
 		byte[] rest = partialEvent;
-		readEvent(rest, 0, rest.length);
+		readEvent(rest, 0, rest.length, true);
 		partialEvent = EMPTY;
 		return rest;
 	}
@@ -167,38 +173,117 @@ public final class ResponseUsage {
 		return contentChunks;
 	}
 
-	/** Judges the event in {@code [start, end)}; returns whether it is a usage chunk to remove. */
-	private boolean readEvent(byte[] data, int start, int end) {
-		int usage = lastUsageObject(data, start, end);
-		if (usage >= 0) {
-			readUsage(data, usage, end);
-		}
-		boolean usageOnly = usage >= 0 && indexOf(data, start, end, EMPTY_CHOICES) >= 0;
-		if (!usageOnly) {
-			for (byte[] key : CONTENT_KEYS) {
-				int at = indexOf(data, start, end, key);
-				if (at >= 0 && at + key.length < end && data[at + key.length] != '"') {
-					contentChunks++;
+	/**
+	 * Reads the SSE event that starts at {@code start}, in one pass: its end is the first blank line, and keys are
+	 * looked for only at quotes, so most bytes cost one comparison. A complete event is judged: its usage read, its
+	 * content counted, {@link #usageOnly} set.
+	 *
+	 * @param limitEndsEvent whether {@code limit} ends the event (a stream that ended without the blank line)
+	 * @return the event's end, just past the blank line (or {@code limit}), or -1 when it is not complete yet
+	 */
+	private int readEvent(byte[] data, int start, int limit, boolean limitEndsEvent) {
+		int usage = -1;
+		boolean emptyChoices = false;
+		boolean content = false;
+		int end = -1;
+		for (int i = start; i < limit; i++) {
+			byte b = data[i];
+			if (b == '"' && i + 1 < limit) {
+				byte key = data[i + 1];
+				if (key == 'u') {
+					int object = usageObject(data, start, i, limit);
+					if (object != NOT_A_KEY) {
+						usage = object;
+					}
+				}
+				else if (key == 'c') {
+					if (startsWith(data, i, limit, EMPTY_CHOICES)) {
+						emptyChoices = true;
+					}
+					else if (!content) {
+						content = nonEmptyString(data, i, limit, CONTENT_KEYS[0]);
+					}
+				}
+				else if (!content && key == 't') {
+					content = nonEmptyString(data, i, limit, CONTENT_KEYS[1]);
+				}
+				else if (!content && key == 'a') {
+					content = nonEmptyString(data, i, limit, CONTENT_KEYS[2]);
+				}
+			}
+			else if (b == '\n' && i + 1 < limit) {
+				byte next = data[i + 1];
+				if (next == '\n') {
+					end = i + 2;
+					break;
+				}
+				if (next == '\r' && i + 2 < limit && data[i + 2] == '\n') {
+					end = i + 3;
 					break;
 				}
 			}
 		}
-		return usageOnly;
+		if (end < 0) {
+			if (!limitEndsEvent) {
+				return -1;
+			}
+			end = limit;
+		}
+		if (usage >= 0) {
+			readUsage(data, usage, end);
+		}
+		usageOnly = usage >= 0 && emptyChoices;
+		if (!usageOnly && content) {
+			contentChunks++;
+		}
+		return end;
 	}
 
-	/** The end (just past the blank line) of the SSE event starting at {@code start}, or -1 when incomplete. */
-	private static int eventEnd(byte[] data, int start, int end) {
-		for (int i = start; i + 1 < end; i++) {
-			if (data[i] == '\n') {
-				if (data[i + 1] == '\n') {
-					return i + 2;
-				}
-				if (data[i + 1] == '\r' && i + 2 < end && data[i + 2] == '\n') {
-					return i + 3;
-				}
+	/** Whether {@code data} holds {@code key} at {@code at}, followed by a string that is not empty. */
+	private static boolean nonEmptyString(byte[] data, int at, int limit, byte[] key) {
+		return startsWith(data, at, limit, key) && at + key.length < limit && data[at + key.length] != '"';
+	}
+
+	private static boolean startsWith(byte[] data, int at, int limit, byte[] pattern) {
+		if (at + pattern.length > limit) {
+			return false;
+		}
+		for (int j = 1; j < pattern.length; j++) {
+			if (data[at + j] != pattern[j]) {
+				return false;
 			}
 		}
-		return -1;
+		return true;
+	}
+
+	/**
+	 * At a quote: {@link #NOT_A_KEY} unless a {@code "usage"} key starts there (after a comma or brace: inside a JSON
+	 * string every quote is escaped); otherwise the offset of the {@code {} opening its object, or -1 when its value is
+	 * not an object.
+	 */
+	private static int usageObject(byte[] data, int start, int at, int limit) {
+		if (!startsWith(data, at, limit, USAGE_KEY)) {
+			return NOT_A_KEY;
+		}
+		int before = at - 1;
+		while (before >= start && isSpace(data[before])) {
+			before--;
+		}
+		if (before < start || (data[before] != ',' && data[before] != '{')) {
+			return NOT_A_KEY;
+		}
+		int after = at + USAGE_KEY.length;
+		while (after < limit && isSpace(data[after])) {
+			after++;
+		}
+		if (after >= limit || data[after] != ':') {
+			return NOT_A_KEY;
+		}
+		after++;
+		while (after < limit && isSpace(data[after])) {
+			after++;
+		}
+		return (after < limit && data[after] == '{') ? after : -1;
 	}
 
 	/**
@@ -207,25 +292,10 @@ public final class ResponseUsage {
 	 */
 	static int lastUsageObject(byte[] data, int start, int end) {
 		for (int at = lastIndexOf(data, start, end, USAGE_KEY); at >= 0; at = lastIndexOf(data, start, at, USAGE_KEY)) {
-			int before = at - 1;
-			while (before >= start && isSpace(data[before])) {
-				before--;
+			int object = usageObject(data, start, at, end);
+			if (object != NOT_A_KEY) {
+				return object;
 			}
-			if (before < start || (data[before] != ',' && data[before] != '{')) {
-				continue;
-			}
-			int after = at + USAGE_KEY.length;
-			while (after < end && isSpace(data[after])) {
-				after++;
-			}
-			if (after >= end || data[after] != ':') {
-				continue;
-			}
-			after++;
-			while (after < end && isSpace(data[after])) {
-				after++;
-			}
-			return (after < end && data[after] == '{') ? after : -1;
 		}
 		return -1;
 	}
@@ -265,18 +335,6 @@ public final class ResponseUsage {
 
 	private static boolean isSpace(byte b) {
 		return b == ' ' || b == '\n' || b == '\r' || b == '\t';
-	}
-
-	private static int indexOf(byte[] data, int start, int end, byte[] pattern) {
-		outer: for (int i = start; i <= end - pattern.length; i++) {
-			for (int j = 0; j < pattern.length; j++) {
-				if (data[i + j] != pattern[j]) {
-					continue outer;
-				}
-			}
-			return i;
-		}
-		return -1;
 	}
 
 	private static int lastIndexOf(byte[] data, int start, int end, byte[] pattern) {
