@@ -181,11 +181,11 @@ public class EngineAutoConfiguration {
 	LiveConfiguration liveConfiguration(Environment environment, ModelCatalog models, ApiKeys keys,
 			RateLimiter limiter, InferenceEngine engine, SchedulingProfiles profiles, EndpointRegistry registry,
 			ObjectProvider<PluginType<?, ?>> types, ObjectProvider<SchedulingPlugin> plugins,
-			ObjectProvider<LimitType> limitTypes, ObjectProvider<Clock> clock, PoolEndpointSynchronizer endpointSources,
+			ObjectProvider<LimitType> limitTypes, ObjectProvider<Clock> clock, ObjectProvider<PoolEndpointSynchronizer> endpointSources,
 			FlowController flowControl) {
 		LiveConfiguration.Parts parts = new LiveConfiguration.Parts(models, keys, limiter, engine, profiles, registry,
 				() -> types.orderedStream().toList(), () -> plugins.orderedStream().toList(),
-				() -> limitTypes.orderedStream().toList(), endpointSources, flowControl);
+				() -> limitTypes.orderedStream().toList(), endpointSources.getIfAvailable(), flowControl);
 		return new LiveConfiguration(environment, parts, clock.getIfAvailable(Clock::systemUTC));
 	}
 }

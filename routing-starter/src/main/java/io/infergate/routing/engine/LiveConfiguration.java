@@ -112,7 +112,8 @@ public final class LiveConfiguration implements AutoCloseable {
 	 * @param types the scheduling plugin types, to build new profiles
 	 * @param plugins plugin beans, given to new profiles as they were at startup
 	 * @param limitTypes the application's own limit types
-	 * @param endpointSources where a pool's endpoints come from, to check a pool a reload adds
+	 * @param endpointSources where a pool's endpoints come from, to check a pool a reload adds; null where nothing
+	 * discovers endpoints (an engine run in-process, without the gateway), so a reload cannot add a pool
 	 * @param flowControl what is in flight and waiting per pool, to know when a removed pool has drained
 	 */
 	public record Parts(ModelCatalog models, ApiKeys keys, RateLimiter limiter, InferenceEngine engine,
@@ -323,7 +324,8 @@ public final class LiveConfiguration implements AutoCloseable {
 					found.addAll(PoolTimeoutsCheck.problems(name, next));
 					found.addAll(EndpointScraping.problems(name, next));
 					found.addAll(KvEventSubscriptions.problems(name, next));
-					String source = parts.endpointSources().problem(name, next);
+					String source = (parts.endpointSources() != null) ? parts.endpointSources().problem(name, next)
+							: "infergate.pools." + name + ": pools cannot be added here: nothing discovers endpoints";
 					if (source != null) {
 						found.add(source);
 					}
