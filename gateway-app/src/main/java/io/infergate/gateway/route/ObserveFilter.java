@@ -7,6 +7,8 @@ import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ServerWebExchange;
 
+import io.infergate.gateway.capture.CapturedRequest;
+import io.infergate.gateway.capture.TrafficCapture;
 import io.infergate.routing.model.ModelRoute;
 import io.infergate.gateway.observe.AccessLog;
 import io.infergate.gateway.observe.CompletedRequest;
@@ -18,12 +20,14 @@ import io.infergate.routing.limits.Caller;
 import io.infergate.routing.limits.TokenUsage;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.SchedulingResult;
 
 /**
  * The first step of the request path and the last to finish: notes when an inference request arrived (a
  * {@link RelayedResponse}, which the response fills as its body goes out), and when the exchange ends records it
- * once: the gateway-side metrics, the attributes of the request's span, and the access-log line when that is on.
+ * once: the gateway-side metrics, the attributes of the request's span, the access-log line when that is on, and
+ * the request's capture record when traffic capture is on and samples it.
  * <p>
  * It records as the exchange completes, before the server's observation of the request stops, so the span gets
  * the attributes. A request that fails with an exception is recorded when the error response is committed, with
@@ -40,11 +44,23 @@ public class ObserveFilter implements GatewayFilter {
 
 	private final AccessLog accessLog;
 
+	private final TrafficCapture capture;
+
 	/** @param accessLog the access log, or {@code null} when it is off */
 	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog) {
+		this(meters, spanTags, accessLog, null);
+	}
+
+	/**
+	 * @param accessLog the access log, or {@code null} when it is off
+	 * @param capture the traffic capture, or {@code null} when it is off
+	 */
+	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog,
+			TrafficCapture capture) {
 		this.meters = meters;
 		this.spanTags = spanTags;
 		this.accessLog = accessLog;
+		this.capture = capture;
 	}
 
 
@@ -80,6 +96,28 @@ public class ObserveFilter implements GatewayFilter {
 		if (accessLog != null) {
 			accessLog.log(request);
 		}
+		if (capture != null && capture.sample()) {
+			capture.offer(capturedRequest(exchange, context, request));
+		}
+	}
+
+	static CapturedRequest capturedRequest(ServerWebExchange exchange, InferenceContext context,
+			CompletedRequest completed) {
+		ParsedRequest parsed = context.parsed();
+		InferenceRequest request = context.request();
+		Caller caller = context.caller();
+		Integer priority = (request != null) ? Integer.valueOf(request.priority())
+				: (caller != null) ? Integer.valueOf(caller.priority()) : null;
+		int promptTokens = (request != null) ? request.estimatedPromptTokens()
+				: (parsed != null) ? parsed.inputTokens() : -1;
+		long arrival = System.currentTimeMillis() - completed.durationNanos() / 1_000_000;
+		return new CapturedRequest(arrival, exchange.getRequest().getPath().value(), completed.model(),
+				completed.pool(), (request != null) ? request.targetModel() : completed.model(),
+				(request != null) ? request.adapter() : null, completed.tenant(), completed.apiKeyId(), priority,
+				completed.stream(), promptTokens, false, (parsed != null) ? parsed.promptText() : null,
+				(parsed != null) ? parsed.maxTokens() : null,
+				(completed.usage() != null) ? completed.usage().outputTokens() : -1, completed.status(),
+				completed.completed(), completed.ttftNanos(), completed.durationNanos(), completed.endpoint());
 	}
 
 	static CompletedRequest completedRequest(ServerWebExchange exchange, InferenceContext context, int status,
