@@ -17,7 +17,8 @@ import io.infergate.routing.prefix.PrefixHashes;
 /**
  * Writes a {@link CapturedRequest} as one JSON line of schema version {@value #VERSION} ({@code docs/capture.md}).
  * The tenant, the key id and every block hash are written keyed with the capture's secret:
- * HMAC-SHA256(secret, value), its first 8 bytes as 16 hex digits. A block's value is its chained prefix hash
+ * HMAC-SHA256(secret, value), its first 8 bytes as 16 hex digits; a tenant is keyed as {@code tenant:<name>} and a
+ * key id as {@code key:<id>}, so a tenant named as a key id does not show as the same value. A block's value is its chained prefix hash
  * ({@link PrefixHasher}, big-endian), so two requests of one capture share their leading entries exactly as far as
  * they share a prefix, while captures with different secrets share none. Not thread-safe: one per writer thread.
  */
@@ -52,8 +53,8 @@ final class CaptureLine {
 		string(json, "model", request.model());
 		string(json, "pool", request.pool());
 		string(json, "adapter", request.adapter());
-		string(json, "tenant", (request.tenant() != null) ? keyed(request.tenant()) : null);
-		string(json, "key", (request.keyId() != null) ? keyed(request.keyId()) : null);
+		string(json, "tenant", (request.tenant() != null) ? keyed("tenant:" + request.tenant()) : null);
+		string(json, "key", (request.keyId() != null) ? keyed("key:" + request.keyId()) : null);
 		json.append(",\"priority\":").append(request.priority());
 		json.append(",\"stream\":").append(request.stream());
 		json.append(",\"promptTokens\":").append((request.promptTokens() >= 0) ? request.promptTokens() : null);
