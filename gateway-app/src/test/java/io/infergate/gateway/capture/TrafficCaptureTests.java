@@ -1,11 +1,20 @@
 package io.infergate.gateway.capture;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,12 +26,14 @@ import io.infergate.gateway.support.GatewayContexts;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.Sims;
 import io.infergate.sim.SimulatedModelServer;
+import io.infergate.sim.engine.PerfProfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * Traffic capture through a running gateway: every inference request, served or rejected, streamed or not, is one
- * complete record in the capture files once the gateway has stopped.
+ * Traffic capture through a running gateway: every inference request, served, rejected or cancelled, streamed or
+ * not, is one complete record in the capture files once the gateway has stopped.
  */
 class TrafficCaptureTests {
 
@@ -36,11 +47,27 @@ class TrafficCaptureTests {
 		sims.close();
 	}
 
+	/** Reads a stream's first event, then closes the connection. */
+	private static void cancelAfterTheFirstEvent(String url, String body) throws IOException {
+		HttpResponse<InputStream> response = Http.client()
+			.sendAsync(HttpRequest.newBuilder(URI.create(url))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString(body))
+				.build(), HttpResponse.BodyHandlers.ofInputStream())
+			.join();
+		try (BufferedReader events = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+			assertThat(events.readLine()).startsWith("data: ");
+		}
+	}
+
 	@Test
-	void everyRequestIsOneCompleteRecordOnceTheGatewayStops() {
+	void everyRequestIsOneCompleteRecordOnceTheGatewayStops() throws IOException {
 		SimulatedModelServer pod = sims.start("llama");
+		SimulatedModelServer slow = sims.start("llama-slow", PerfProfile.LLAMA_3_1_8B_A100, (engine) -> {
+		});
 		long before = System.currentTimeMillis();
 		ConfigurableApplicationContext gateway = GatewayContexts.start("--infergate.pools.llama.endpoints=" + pod.baseUrl(),
+				"--infergate.pools.slow.endpoints=" + slow.baseUrl(),
 				"--infergate.models.llama.pool=llama", "--infergate.models.llama.target-model=llama",
 				"--infergate.capture.enabled=true", "--infergate.capture.directory=" + directory);
 		String prompt = "The quick brown fox jumps over the lazy dog. ".repeat(10);
@@ -51,10 +78,28 @@ class TrafficCaptureTests {
 		assertThat(Http.postJson(GatewayContexts.url(gateway, "/v1/chat/completions"),
 				Http.chat("no-such-model", prompt, false, 2))
 			.statusCode()).isEqualTo(404);
+		cancelAfterTheFirstEvent(GatewayContexts.url(gateway, "/v1/chat/completions"),
+				Http.chat("llama-slow", prompt, true, 2000));
+		await().until(() -> gateway.getBean(MeterRegistry.class)
+			.get(TrafficCapture.RECORDS)
+			.tag("outcome", "written")
+			.counter()
+			.count() == 4);
 		gateway.close();
 
 		List<JsonNode> records = CaptureFilesReader.records(directory);
-		assertThat(records).hasSize(3);
+		assertThat(records).hasSize(4);
+		JsonNode cancelled = records.stream()
+			.filter((record) -> record.get("model").asString().equals("llama-slow"))
+			.findFirst()
+			.orElseThrow();
+		assertThat(cancelled.get("outputTokens").isNull()).as("the usage never came").isTrue();
+		assertThat(cancelled.get("durationMs").asDouble()).as("long before 2,000 tokens").isLessThan(10_000);
+		assertThat(cancelled.get("stream").asBoolean()).isTrue();
+		assertThat(cancelled.get("maxTokens").asInt()).isEqualTo(2000);
+		assertThat(cancelled.get("ttftMs").asDouble()).isPositive();
+		assertThat(cancelled.get("endpoint").asString()).isEqualTo(Sims.id(slow));
+		records = records.stream().filter((record) -> record != cancelled).toList();
 		Map<String, JsonNode> byModelAndStream = records.stream()
 			.collect(Collectors.toMap((r) -> r.get("model").asString() + "/" + r.get("stream").asBoolean(),
 					Function.identity()));
