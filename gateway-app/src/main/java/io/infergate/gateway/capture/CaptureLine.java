@@ -4,13 +4,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.HexFormat;
-import java.util.concurrent.TimeUnit;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import tools.jackson.core.io.JsonStringEncoder;
-
+import io.infergate.gateway.observe.JsonText;
 import io.infergate.routing.prefix.PrefixHasher;
 import io.infergate.routing.prefix.PrefixHashes;
 
@@ -91,19 +89,10 @@ final class CaptureLine {
 	}
 
 	private static void string(StringBuilder json, String name, String value) {
-		json.append(",\"").append(name).append("\":");
-		if (value == null) {
-			json.append("null");
-			return;
-		}
-		json.append('"');
-		JsonStringEncoder.getInstance().quoteAsString(value, json);
-		json.append('"');
+		JsonText.string(JsonText.name(json.append(','), name), value);
 	}
 
-	/** Milliseconds with three decimals, or null for a negative (unknown) figure. */
 	private static void millis(StringBuilder json, String name, long nanos) {
-		json.append(",\"").append(name).append("\":");
-		json.append((nanos < 0) ? "null" : Double.toString(TimeUnit.NANOSECONDS.toMicros(nanos) / 1000.0));
+		JsonText.millis(JsonText.name(json.append(','), name), nanos);
 	}
 }

@@ -4,7 +4,7 @@ import java.util.List;
 
 import org.springframework.http.HttpStatus;
 
-import tools.jackson.core.io.JsonStringEncoder;
+import io.infergate.gateway.observe.JsonText;
 
 /**
  * An error in the OpenAI shape, {@code {"error":{"message","type","param","code"}}}, with its HTTP status.
@@ -126,24 +126,14 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 	public String toJson() {
 		StringBuilder json = new StringBuilder(96 + message.length());
 		json.append("{\"error\":{\"message\":");
-		appendString(json, message);
+		JsonText.string(json, message);
 		json.append(",\"type\":");
-		appendString(json, type);
+		JsonText.string(json, type);
 		json.append(",\"param\":");
-		appendString(json, param);
+		JsonText.string(json, param);
 		json.append(",\"code\":");
-		appendString(json, code);
+		JsonText.string(json, code);
 		json.append("}}");
 		return json.toString();
-	}
-
-	private static void appendString(StringBuilder json, String value) {
-		if (value == null) {
-			json.append("null");
-			return;
-		}
-		json.append('"');
-		JsonStringEncoder.getInstance().quoteAsString(value, json);
-		json.append('"');
 	}
 }

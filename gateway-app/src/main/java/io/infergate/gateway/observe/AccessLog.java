@@ -1,11 +1,9 @@
 package io.infergate.gateway.observe;
 
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import tools.jackson.core.io.JsonStringEncoder;
 
 import io.infergate.routing.limits.TokenUsage;
 
@@ -51,21 +49,10 @@ public final class AccessLog {
 	}
 
 	private static StringBuilder string(StringBuilder json, String name, String value) {
-		json.append('"').append(name).append("\":");
-		if (value == null) {
-			return json.append("null");
-		}
-		json.append('"');
-		JsonStringEncoder.getInstance().quoteAsString(value, json);
-		return json.append('"');
+		return JsonText.string(JsonText.name(json, name), value);
 	}
 
-	/** Milliseconds with three decimals, or null for a negative (unknown) figure. */
 	private static StringBuilder millis(StringBuilder json, String name, long nanos) {
-		json.append('"').append(name).append("\":");
-		if (nanos < 0) {
-			return json.append("null");
-		}
-		return json.append(TimeUnit.NANOSECONDS.toMicros(nanos) / 1000.0);
+		return JsonText.millis(JsonText.name(json, name), nanos);
 	}
 }
