@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
+import io.infergate.bench.quality.trace.Trace;
 import io.infergate.bench.quality.workload.BenchRequest;
 import io.infergate.bench.quality.workload.Workload;
 import io.infergate.bench.quality.workload.Workload.Arrival;
@@ -325,7 +326,10 @@ public final class Replay {
 	private void startArrivals() {
 		Arrival arrival = workload.arrival();
 		boolean closedLoop = arrival.type() == Arrival.Type.CLOSED_LOOP;
-		if (requests.conversational()) {
+		if (workload.shape() instanceof Workload.Captured captured) {
+			scheduleCapturedArrival(captured.trace());
+		}
+		else if (requests.conversational()) {
 			if (closedLoop) {
 				for (int client = 0; client < arrival.concurrency(); client++) {
 					startConversation(0);
@@ -385,6 +389,17 @@ public final class Replay {
 		schedule(at, () -> {
 			send(requests.request(issued), requests.tenant(issued), FollowUp.NONE);
 			scheduleNextArrival(at);
+		});
+	}
+
+	/** A captured request, at its arrival time; the next is queued when it arrives, so the queue stays short. */
+	private void scheduleCapturedArrival(Trace trace) {
+		if (!reserve()) {
+			return;
+		}
+		schedule(trace.arrivalMicros((int) (reserved - 1)), () -> {
+			send(requests.request(issued), requests.tenant(issued), FollowUp.NONE);
+			scheduleCapturedArrival(trace);
 		});
 	}
 
@@ -616,7 +631,7 @@ public final class Replay {
 			endMicros = Math.max(endMicros, record.finishMicros);
 		}
 		return new RunResult(policy.name(),
-				workload.arrival().type() == Arrival.Type.CLOSED_LOOP ? Double.NaN : ratePerSecond,
+				workload.arrival().type() != Arrival.Type.POISSON ? Double.NaN : ratePerSecond,
 				List.copyOf(measured), issued, completed, failed, end[0] - windowStartCounters[0],
 				end[1] - windowStartCounters[1], end[2] - windowStartCounters[2], perPod, endMicros, prefixIndexBytes,
 				flowControlOn, Arrays.copyOf(completionMicros, (int) completed));

@@ -207,6 +207,7 @@ public final class ReportWriter {
 					: "Poisson arrivals at each rate of " + arrival.ladder().stream().map(ResultsJson::rateKey).toList()
 							+ " requests/s in turn";
 			case CLOSED_LOOP -> "closed loop with " + arrival.concurrency() + " clients";
+			case TRACE -> "arrivals as captured";
 		};
 		return String.format(Locale.ROOT,
 				"%d pods (%s, %d KV blocks of %d tokens, max %d sequences, %d batched tokens%s%s), %s, "

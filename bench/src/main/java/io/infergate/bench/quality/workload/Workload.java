@@ -126,18 +126,19 @@ public record Workload(String name, long seed, Cluster cluster, Arrival arrival,
 	}
 
 	/**
-	 * Arrivals: Poisson at {@code rate} requests/s (each rate of {@code ladder} in turn, when given), or closed-loop
-	 * with {@code concurrency} clients that each send their next request when the previous one ends.
+	 * Arrivals: Poisson at {@code rate} requests/s (each rate of {@code ladder} in turn, when given), closed-loop
+	 * with {@code concurrency} clients that each send their next request when the previous one ends, or a capture's
+	 * own arrival times ({@link Captured}).
 	 */
 	public record Arrival(Type type, double rate, int concurrency, List<Double> ladder) {
 
 		public enum Type {
-			POISSON, CLOSED_LOOP
+			POISSON, CLOSED_LOOP, TRACE
 		}
 
-		/** The rates to run, in order: the ladder, or the one rate; for closed-loop one entry, NaN. */
+		/** The rates to run, in order: the ladder, or the one rate; for closed-loop and traces one entry, NaN. */
 		public List<Double> rates() {
-			if (type == Type.CLOSED_LOOP) {
+			if (type != Type.POISSON) {
 				return List.of(Double.NaN);
 			}
 			return ladder.isEmpty() ? List.of(rate) : ladder;
@@ -145,7 +146,7 @@ public record Workload(String name, long seed, Cluster cluster, Arrival arrival,
 	}
 
 	/** What the requests look like. */
-	public sealed interface Shape permits SharedPrefix, MultiTurn, RandomPrompts, LoraMix {
+	public sealed interface Shape permits SharedPrefix, MultiTurn, RandomPrompts, LoraMix, Captured {
 
 		String type();
 	}
@@ -197,6 +198,20 @@ public record Workload(String name, long seed, Cluster cluster, Arrival arrival,
 		@Override
 		public String type() {
 			return "lora-mix";
+		}
+	}
+
+	/** The requests of a capture, at its arrival times ({@link io.infergate.bench.quality.trace.Trace}). */
+	public record Captured(io.infergate.bench.quality.trace.Trace trace) implements Shape {
+
+		@Override
+		public String type() {
+			return "trace";
+		}
+
+		@Override
+		public String toString() {
+			return trace.toString();
 		}
 	}
 }

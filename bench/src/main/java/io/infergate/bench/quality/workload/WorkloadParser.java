@@ -54,6 +54,34 @@ public final class WorkloadParser {
 		return parse(text);
 	}
 
+	/**
+	 * The cluster of a workload file: its {@code cluster:} section, read as a workload's; the file's other keys are
+	 * not read, so a whole workload file serves as well as one holding only the cluster.
+	 */
+	public static Cluster parseCluster(Path file) {
+		String text;
+		try {
+			text = Files.readString(file, StandardCharsets.UTF_8);
+		}
+		catch (NoSuchFileException ex) {
+			throw new WorkloadException("no such file");
+		}
+		catch (IOException ex) {
+			throw new WorkloadException("cannot read: " + ex.getMessage());
+		}
+		Object root;
+		try {
+			root = new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
+		}
+		catch (YAMLException ex) {
+			throw new WorkloadException("not valid YAML: " + ex.getMessage().replace('\n', ' '));
+		}
+		if (root == null) {
+			throw new WorkloadException("the file is empty");
+		}
+		return cluster(Section.of("", root).section("cluster"));
+	}
+
 	public static Workload parse(String yamlText) {
 		Object root;
 		try {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import io.infergate.bench.quality.workload.Workload.Captured;
 import io.infergate.bench.quality.workload.Workload.LoraMix;
 import io.infergate.bench.quality.workload.Workload.MultiTurn;
 import io.infergate.bench.quality.workload.Workload.RandomPrompts;
@@ -76,6 +77,9 @@ public final class WorkloadRequests {
 	 * a multi-turn one): drawn by share, from the seed and the id alone; null when the workload names no tenants.
 	 */
 	public Tenant tenant(long id) {
+		if (base instanceof Captured captured) {
+			return captured.trace().tenant((int) id);
+		}
 		if (tenants.isEmpty()) {
 			return null;
 		}
@@ -98,6 +102,9 @@ public final class WorkloadRequests {
 	public BenchRequest request(long index) {
 		if (base instanceof SharedPrefix shared) {
 			return sharedPrefix(shared, index);
+		}
+		if (base instanceof Captured captured) {
+			return captured.trace().request((int) index);
 		}
 		if (base instanceof RandomPrompts random) {
 			SplittableRandom draws = random(PROMPT, index);
@@ -253,10 +260,14 @@ public final class WorkloadRequests {
 
 	/** Random text of {@code tokens} × 4 characters: letters, with a space after every fifth or so. */
 	static String text(SplittableRandom random, int tokens) {
-		char[] chars = new char[tokens * 4];
+		return appendText(new StringBuilder(tokens * 4), random, tokens * 4).toString();
+	}
+
+	/** Appends {@code length} random characters (none when not positive): letters, and a space one time in 32. */
+	public static StringBuilder appendText(StringBuilder text, SplittableRandom random, int length) {
 		long bits = 0;
 		int bitsLeft = 0;
-		for (int i = 0; i < chars.length; i++) {
+		for (int i = 0; i < length; i++) {
 			if (bitsLeft < 5) {
 				bits = random.nextLong();
 				bitsLeft = 64;
@@ -264,8 +275,8 @@ public final class WorkloadRequests {
 			int symbol = (int) (bits & 31);
 			bits >>>= 5;
 			bitsLeft -= 5;
-			chars[i] = (symbol < 26) ? (char) ('a' + symbol) : ' ';
+			text.append((symbol < 26) ? (char) ('a' + symbol) : ' ');
 		}
-		return new String(chars);
+		return text;
 	}
 }
