@@ -66,7 +66,8 @@ public final class BenchCommand {
 			  --live            replay in wall-clock time through gateway jars in front of simulator jars that
 			                    this command starts on loopback (and a redis-server for +dispatch-sharing),
 			                    and report the live figures beside the virtual-time prediction; Poisson
-			                    arrivals of independent requests at one rate, one --gateways count
+			                    arrivals at one rate (independent requests, or conversations starting at
+			                    rate / turns), no tenants, one --gateways count
 			  --time-scale X    --live: the simulators run X times as fast as the modelled GPU (default 0.1)
 			  --gateway-jar F   --live: default gateway-app/target/gateway-app.jar
 			  --sim-jar F       --live: default model-server-sim/target/model-server-sim.jar

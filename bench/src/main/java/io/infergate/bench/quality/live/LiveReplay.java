@@ -1,6 +1,7 @@
 package io.infergate.bench.quality.live;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,10 +9,16 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.infergate.bench.quality.replay.Replay;
@@ -26,10 +33,18 @@ import io.infergate.routing.metrics.PrometheusTextParser;
 import io.infergate.sim.engine.ChatTemplate;
 
 /**
- * Replays a workload of independent requests in wall-clock time through running gateways: request i is sent, at its
- * Poisson arrival time divided by the time scale, to gateway i mod N, as a streaming chat completion. Times are
- * measured on this side of the HTTP connection and reported in model time (wall time × time scale), so they compare
- * with a virtual-time replay of the same workload:
+ * Replays a workload in wall-clock time through running gateways, request i (in issue order) to gateway i mod N, each
+ * as a streaming chat completion, the way the virtual-time {@link Replay} issues them:
+ * <ul>
+ * <li>independent requests: request i at its Poisson arrival time divided by the time scale;</li>
+ * <li>conversations (a {@code multi-turn} shape, alone or in a {@code lora-mix}): a new conversation starts at each
+ * Poisson time at rate / turns ({@link Replay#poissonArrivalMicros} at that rate, the gaps Replay draws) and sends its
+ * first turn; turn k+1 goes out its think time after turn k's response ended, completed or failed, with the
+ * conversation's {@code x-session-id}. Starts stop once the workload's requests are spoken for or its conversations
+ * run out. One scheduler thread sends every turn, so any number of conversations can wait at once.</li>
+ * </ul>
+ * Times are measured on this side of the HTTP connection and reported in model time (wall time × time scale), so
+ * they compare with a virtual-time replay of the same workload:
  * <ul>
  * <li>TTFT: from just before the request is handed to the HTTP client to the first byte of the response body (the
  * simulator writes nothing before the first token);</li>
@@ -39,7 +54,7 @@ import io.infergate.sim.engine.ChatTemplate;
  * {@code vllm:prefix_cache_hits_total}, {@code vllm:num_preemptions_total}), read from their {@code /metrics} just
  * before the first measured request is sent and after the last one ended.</li>
  * </ul>
- * A request that gets no 200, or whose stream breaks, counts as failed.
+ * A request that gets no 200, or whose stream breaks, counts as failed. One instance replays once.
  */
 final class LiveReplay {
 
@@ -62,6 +77,14 @@ final class LiveReplay {
 		.connectTimeout(Duration.ofSeconds(5))
 		.build();
 
+	/** Every request sent, in issue order; written by one thread at a time. */
+	private final List<Issued> issued = new ArrayList<>();
+
+	private long startNanos;
+
+	/** The pods' counters just before the first measured request; null until it is sent. */
+	private PodCounters atWindowStart;
+
 	LiveReplay(Workload workload, String policy, double ratePerSecond, double timeScale, List<URI> gateways,
 			List<URI> pods) {
 		this.workload = workload;
@@ -73,37 +96,42 @@ final class LiveReplay {
 	}
 
 	/**
-	 * The replay's measured requests and pod counters; and over every request of the run, warm-up included, the mean
+	 * The replay's measured requests and pod counters; over every request of the run, warm-up included, the mean
 	 * TTFT the client saw and the mean TTFT the engines measured themselves (from receiving the request to its first
-	 * token), both in model ms: their difference is what the gateway, HTTP and the client add.
+	 * token), both in model ms: their difference is what the gateway, HTTP and the client add. For conversations, the
+	 * share of measured later turns that the pod of their conversation's previous turn served (NaN without
+	 * conversations) and every turn sent, in issue order (empty without conversations).
 	 */
-	record Result(RunResult run, double clientTtftMeanMs, double engineTtftMeanMs) {
+	record Result(RunResult run, double clientTtftMeanMs, double engineTtftMeanMs, double sessionTurnsKept,
+			List<Turn> turns) {
+	}
+
+	/** Turn {@code turn} of conversation {@code conversation}, and what became of it. */
+	record Turn(int conversation, int turn, RequestRecord record) {
+	}
+
+	/** A request sent; {@code conversation} and {@code turn} are -1 for an independent request. */
+	private record Issued(int conversation, int turn, CompletableFuture<RequestRecord> record) {
 	}
 
 	Result run() throws IOException, InterruptedException {
 		WorkloadRequests requests = new WorkloadRequests(workload);
-		long[] arrivals = Replay.poissonArrivalMicros(workload, ratePerSecond);
-		List<CompletableFuture<RequestRecord>> sent = new ArrayList<>(arrivals.length);
 		PodCounters atStart = PodCounters.read(client, pods);
-		PodCounters atWindowStart = null;
-		long startNanos = System.nanoTime();
-		for (int i = 0; i < arrivals.length; i++) {
-			if (i == workload.warmup()) {
-				atWindowStart = PodCounters.read(client, pods);
-			}
-			long dueNanos = startNanos + Math.round(arrivals[i] * 1000 / timeScale);
-			for (long wait = dueNanos - System.nanoTime(); wait > 0; wait = dueNanos - System.nanoTime()) {
-				LockSupport.parkNanos(wait);
-			}
-			sent.add(send(i, requests.request(i), gateways.get(i % gateways.size()), startNanos));
+		startNanos = System.nanoTime();
+		if (requests.conversational()) {
+			new Conversations(requests).run();
+		}
+		else {
+			sendIndependent(requests);
 		}
 		List<RequestRecord> measured = new ArrayList<>();
+		List<Turn> turns = new ArrayList<>();
 		long completed = 0;
 		long failed = 0;
 		long endMicros = 0;
 		double ttftSumMs = 0;
-		for (int i = 0; i < sent.size(); i++) {
-			RequestRecord record = sent.get(i).join();
+		for (Issued sent : issued) {
+			RequestRecord record = sent.record().join();
 			if (record.completed()) {
 				completed++;
 				endMicros = Math.max(endMicros, record.finishMicros());
@@ -112,27 +140,211 @@ final class LiveReplay {
 			else {
 				failed++;
 			}
-			if (i >= workload.warmup()) {
+			if (record.index() >= workload.warmup()) {
 				measured.add(record);
+			}
+			if (sent.conversation() >= 0) {
+				turns.add(new Turn(sent.conversation(), sent.turn(), record));
 			}
 		}
 		PodCounters atEnd = PodCounters.read(client, pods);
+		PodCounters windowStart = (atWindowStart != null) ? atWindowStart : atEnd;
 		long[] perPod = new long[pods.size()];
 		for (RequestRecord record : measured) {
 			if (record.pod() >= 0) {
 				perPod[record.pod()]++;
 			}
 		}
-		RunResult run = new RunResult(policy, ratePerSecond, measured, arrivals.length, completed, failed,
-				atEnd.queryTokens() - atWindowStart.queryTokens(), atEnd.hitTokens() - atWindowStart.hitTokens(),
-				atEnd.preemptions() - atWindowStart.preemptions(), perPod, endMicros, new long[0]);
+		RunResult run = new RunResult(policy, ratePerSecond, measured, issued.size(), completed, failed,
+				atEnd.queryTokens() - windowStart.queryTokens(), atEnd.hitTokens() - windowStart.hitTokens(),
+				atEnd.preemptions() - windowStart.preemptions(), perPod, endMicros, new long[0]);
 		double engineCount = atEnd.ttftCount() - atStart.ttftCount();
 		return new Result(run, (completed > 0) ? ttftSumMs / completed : Double.NaN,
 				(engineCount > 0) ? (atEnd.ttftSumSeconds() - atStart.ttftSumSeconds()) / engineCount * 1000
-						: Double.NaN);
+						: Double.NaN,
+				sessionTurnsKept(turns), turns);
 	}
 
-	private CompletableFuture<RequestRecord> send(int index, BenchRequest request, URI gateway, long startNanos) {
+	/** Independent requests, request i at its Poisson arrival time ÷ the time scale. */
+	private void sendIndependent(WorkloadRequests requests) throws IOException, InterruptedException {
+		long[] arrivals = Replay.poissonArrivalMicros(workload, ratePerSecond);
+		for (int i = 0; i < arrivals.length; i++) {
+			long dueNanos = wallNanos(arrivals[i]);
+			for (long wait = dueNanos - System.nanoTime(); wait > 0; wait = dueNanos - System.nanoTime()) {
+				LockSupport.parkNanos(wait);
+			}
+			issue(requests.request(i), -1, -1);
+		}
+	}
+
+	/**
+	 * Sends the next request in issue order to its gateway; before the first measured one, reads the pods' counters.
+	 */
+	private CompletableFuture<RequestRecord> issue(BenchRequest request, int conversation, int turn)
+			throws IOException, InterruptedException {
+		int index = issued.size();
+		if (index == workload.warmup()) {
+			atWindowStart = PodCounters.read(client, pods);
+		}
+		CompletableFuture<RequestRecord> record = send(index, request, gateways.get(index % gateways.size()));
+		issued.add(new Issued(conversation, turn, record));
+		return record;
+	}
+
+	/**
+	 * Of the measured turns after a conversation's first that reached a pod, the share served by the pod of the
+	 * conversation's previous turn that reached one (as {@link RequestRecord#sameSessionPod()} in a replay).
+	 */
+	private double sessionTurnsKept(List<Turn> turns) {
+		Map<Integer, Integer> lastPod = new HashMap<>();
+		long laterTurns = 0;
+		long keptTurns = 0;
+		for (Turn turn : turns) {
+			RequestRecord record = turn.record();
+			if (record.pod() < 0) {
+				continue;
+			}
+			Integer previous = lastPod.put(turn.conversation(), record.pod());
+			if (previous != null && record.index() >= workload.warmup()) {
+				laterTurns++;
+				keptTurns += (previous == record.pod()) ? 1 : 0;
+			}
+		}
+		return (laterTurns > 0) ? (double) keptTurns / laterTurns : Double.NaN;
+	}
+
+	/**
+	 * The conversations of a multi-turn workload, on one scheduler thread: it starts each conversation, sends every
+	 * turn and does all the counting, so the HTTP client's threads only hand it the end of each response.
+	 */
+	private final class Conversations {
+
+		private final WorkloadRequests requests;
+
+		private final int conversationCount;
+
+		/** Model µs at which conversations start, from the start of the run. */
+		private final long[] startMicros;
+
+		private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "live-conversations");
+			thread.setDaemon(true);
+			return thread;
+		});
+
+		private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+		/** Requests spoken for: sent, or a next turn scheduled. */
+		private int reserved;
+
+		private int nextStart;
+
+		private int nextConversation;
+
+		/** Conversations started whose last turn has not ended. */
+		private int active;
+
+		private boolean starting = true;
+
+		Conversations(WorkloadRequests requests) {
+			this.requests = requests;
+			Workload.Shape shape = workload.shape();
+			Workload.MultiTurn multiTurn = (Workload.MultiTurn) ((shape instanceof Workload.LoraMix mix) ? mix.base()
+					: shape);
+			this.conversationCount = multiTurn.conversations();
+			this.startMicros = Replay.poissonArrivalMicros(workload, ratePerSecond / multiTurn.turns());
+		}
+
+		void run() throws IOException, InterruptedException {
+			scheduleNextStart();
+			try {
+				done.get();
+			}
+			catch (ExecutionException ex) {
+				Throwable failure = ex.getCause();
+				if (failure instanceof UncheckedIOException io) {
+					throw io.getCause();
+				}
+				throw (failure instanceof RuntimeException runtime) ? runtime : new IllegalStateException(failure);
+			}
+			finally {
+				scheduler.shutdownNow();
+			}
+		}
+
+		private void scheduleNextStart() {
+			if (nextStart >= startMicros.length) {
+				starting = false;
+				return;
+			}
+			at(wallNanos(startMicros[nextStart++]), () -> {
+				if (reserved < workload.totalRequests() && nextConversation < conversationCount) {
+					reserved++;
+					active++;
+					int id = nextConversation++;
+					sendTurn(id, requests.conversation(id), 0);
+					scheduleNextStart();
+				}
+				else {
+					starting = false;
+					endIfIdle();
+				}
+			});
+		}
+
+		private void sendTurn(int id, WorkloadRequests.Conversation conversation, int turn) {
+			try {
+				issue(conversation.turn(turn), id, turn).whenComplete((record, failure) -> {
+					long endedNanos = System.nanoTime();
+					at(endedNanos, () -> turnEnded(id, conversation, turn, endedNanos));
+				});
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+
+		private void turnEnded(int id, WorkloadRequests.Conversation conversation, int turn, long endedNanos) {
+			if (turn + 1 < conversation.turns() && reserved < workload.totalRequests()) {
+				reserved++;
+				long thinkNanos = Math.round(conversation.thinkMicrosAfter(turn) * 1000 / timeScale);
+				at(endedNanos + thinkNanos, () -> sendTurn(id, conversation, turn + 1));
+			}
+			else {
+				active--;
+				endIfIdle();
+			}
+		}
+
+		private void endIfIdle() {
+			if (!starting && active == 0) {
+				done.complete(null);
+			}
+		}
+
+		/** Runs {@code action} on the scheduler thread at {@code dueNanos}; a failure ends the replay with it. */
+		private void at(long dueNanos, Runnable action) {
+			scheduler.schedule(() -> {
+				try {
+					action.run();
+				}
+				catch (RuntimeException | Error ex) {
+					done.completeExceptionally(ex);
+				}
+			}, Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+	}
+
+	/** Model µs from the start of the run as a {@link System#nanoTime()} instant. */
+	private long wallNanos(long modelMicros) {
+		return startNanos + Math.round(modelMicros * 1000 / timeScale);
+	}
+
+	private CompletableFuture<RequestRecord> send(int index, BenchRequest request, URI gateway) {
 		String model = (request.adapter() != null) ? request.adapter() : Replay.MODEL;
 		HttpRequest.Builder http = HttpRequest.newBuilder(gateway.resolve("/v1/chat/completions"))
 			.timeout(REQUEST_TIMEOUT)

@@ -20,6 +20,7 @@ import io.infergate.bench.quality.report.ReportWriter;
 import io.infergate.bench.quality.report.ResultsJson;
 import io.infergate.bench.quality.report.ResultsJson.RateResults;
 import io.infergate.bench.quality.workload.Workload;
+import io.infergate.bench.quality.workload.WorkloadRequests;
 
 /**
  * The bench's {@code --live} mode: for each policy, starts a {@link LocalCluster} (simulator jars at a time scale,
@@ -63,11 +64,14 @@ public final class LiveRun {
 
 	/** Why the workload cannot run live, or {@code null}. */
 	public static String unsupported(Workload workload) {
-		if (workload.arrival().type() != Workload.Arrival.Type.POISSON || workload.arrival().rates().size() != 1) {
-			return "--live replays Poisson arrivals at one rate; give the workload one rate (or --rate R)";
+		if (workload.arrival().type() == Workload.Arrival.Type.CLOSED_LOOP) {
+			return "--live replays Poisson arrivals; closed-loop arrival is not supported";
 		}
-		if (new io.infergate.bench.quality.workload.WorkloadRequests(workload).conversational()) {
-			return "--live replays independent requests; multi-turn conversations are not supported";
+		if (workload.arrival().type() != Workload.Arrival.Type.POISSON) {
+			return "--live replays Poisson arrivals only";
+		}
+		if (workload.arrival().rates().size() != 1) {
+			return "--live replays one rate at a time; give the workload one rate (or --rate R)";
 		}
 		if (!workload.tenants().isEmpty()) {
 			return "--live sends every request without an API key; a workload with tenants is not supported";
@@ -82,6 +86,7 @@ public final class LiveRun {
 		Map<String, Figures> predicted = new LinkedHashMap<>();
 		Map<String, LiveReplay.Result> liveResults = new LinkedHashMap<>();
 		Map<String, double[]> meanTtfts = new LinkedHashMap<>();
+		Map<String, double[]> sessionTurnsKept = new LinkedHashMap<>();
 		List<String> timings = new java.util.ArrayList<>();
 		for (String name : policies) {
 			Policy policy = Policy.parse(name);
@@ -105,6 +110,8 @@ public final class LiveRun {
 			live.put(name, Figures.of(liveRun));
 			predicted.put(name, Figures.of(predictedRun));
 			meanTtfts.put(name, new double[] { meanTtftMillis(liveRun), meanTtftMillis(predictedRun) });
+			sessionTurnsKept.put(name,
+					new double[] { liveResult.sessionTurnsKept(), predicted.get(name).sessionTurnsKept() });
 			writeRequests(out.resolve("requests-" + name + "-live.csv"), liveRun);
 			writeRequests(out.resolve("requests-" + name + "-predicted.csv"), predictedRun);
 		}
@@ -115,16 +122,21 @@ public final class LiveRun {
 		Files.writeString(out.resolve("prediction.json"),
 				ResultsJson.write(workload.name(), List.of(new RateResults(rate, predicted)), false, flowControl),
 				StandardCharsets.UTF_8);
-		String table = comparison(live, predicted, meanTtfts) + "\n" + ttftMeans(liveResults);
+		String table = comparison(live, predicted, meanTtfts, sessionTurnsKept) + "\n" + ttftMeans(liveResults);
 		StringBuilder md = new StringBuilder();
 		md.append("# Live replay: ").append(workload.name()).append(" through ").append(workload.gateways())
 			.append(workload.gateways() == 1 ? " gateway" : " gateways").append("\n\n");
 		md.append(String.format(Locale.ROOT, "%d simulator jars at time scale %s (the engines run %s times as fast "
-				+ "as the modelled GPU) behind %d gateway jars on loopback; requests sent at the workload's Poisson "
-				+ "arrival times ÷ the time scale, round-robin over the gateways. Times below are model time (wall × "
-				+ "time scale). The prediction is the virtual-time replay of the same workload, policy and number of "
-				+ "gateways. Engine scheduling %s%s.%n%n", workload.cluster().pods(), timeScale, timeScale,
-				workload.gateways(), workload.cluster().schedulingPolicy().cliName(),
+				+ "as the modelled GPU) behind %d gateway jars on loopback; %s, round-robin over the gateways in "
+				+ "issue order. Times below are model time (wall × time scale). The prediction is the virtual-time "
+				+ "replay of the same workload, policy and number of gateways. Engine scheduling %s%s.%n%n",
+				workload.cluster().pods(), timeScale, timeScale, workload.gateways(),
+				new WorkloadRequests(workload).conversational()
+						? "conversations start at the workload's Poisson times at rate / turns, and each next turn "
+								+ "(with its conversation's x-session-id) goes out its think time after the previous "
+								+ "reply ended, all ÷ the time scale"
+						: "requests sent at the workload's Poisson arrival times ÷ the time scale",
+				workload.cluster().schedulingPolicy().cliName(),
 				workload.cluster().priorityScheduling() ? " (the gateways forward each request's priority)" : ""));
 		md.append("Reproduce:\n\n    ").append(command).append("\n\n");
 		md.append(table).append('\n');
@@ -177,9 +189,11 @@ public final class LiveRun {
 	/**
 	 * Prefix hit rate and TTFT percentiles, live against predicted, one row per policy and figure.
 	 * @param meanTtfts per policy, the measured requests' mean TTFT live and predicted
+	 * @param sessionTurnsKept per policy, the share of measured later turns of a conversation kept on the pod of its
+	 * previous turn, live and predicted; NaN without conversations, and then no row
 	 */
 	static String comparison(Map<String, Figures> live, Map<String, Figures> predicted,
-			Map<String, double[]> meanTtfts) {
+			Map<String, double[]> meanTtfts, Map<String, double[]> sessionTurnsKept) {
 		StringBuilder md = new StringBuilder();
 		md.append("| policy | figure | live | virtual-time prediction | live ÷ prediction |\n");
 		md.append("|---|---|---:|---:|---:|\n");
@@ -194,6 +208,10 @@ public final class LiveRun {
 			row(md, policy, "TTFT mean ms", means[0], means[1], 2);
 			row(md, policy, "E2E p50 ms", l, p, Figures::e2eP50Ms, 0);
 			row(md, policy, "load CV", l, p, Figures::loadSkewCv, 3);
+			double[] kept = sessionTurnsKept.get(policy);
+			if (!Double.isNaN(kept[0]) || !Double.isNaN(kept[1])) {
+				row(md, policy, "session turns kept", kept[0], kept[1], 3);
+			}
 			md.append("| ").append(policy).append(" | failed | ").append(l.failed()).append(" | ").append(p.failed())
 				.append(" | |\n");
 		}

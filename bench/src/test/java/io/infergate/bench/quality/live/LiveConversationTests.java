@@ -1,0 +1,125 @@
+package io.infergate.bench.quality.live;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.infergate.bench.quality.BenchCommand;
+import io.infergate.bench.quality.replay.Policy;
+import io.infergate.bench.quality.replay.RequestRecord;
+import io.infergate.bench.quality.workload.Workload;
+import io.infergate.bench.quality.workload.WorkloadParser;
+import io.infergate.bench.quality.workload.WorkloadRequests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Multi-turn conversations replayed live through a gateway jar in front of two simulator jars, at time scale 1: six
+ * conversations of three turns, under the {@code session} profile, whose session-affinity scorer (weight 3 against
+ * 2 + 2 for the load scorers, which tie on idle pods) keeps a conversation on the pod of its first turn once the
+ * gateway knows its {@code x-session-id}. Without the header every later turn would go to either pod (ties are
+ * broken at random): all twelve kept by chance is one in 4,096.
+ */
+class LiveConversationTests {
+
+	private static final String BUILD = "cd to the repository root and run ./mvnw -B -q -ntp -o -DskipTests package "
+			+ "-pl model-server-sim,gateway-app -am";
+
+	private static final String WORKLOAD = """
+			name: live-conversations
+			seed: 7
+			flow-control: false
+			cluster: {pods: 2, kv-blocks: 4000, max-num-seqs: 64}
+			arrival: {type: poisson, rate: 6}
+			requests: 18
+			shape: {type: multi-turn, conversations: 6, turns: 3, system-prompt-len: 256, user-turn-len: 64,
+			        output-len: 16, think-time-ms: {mean: 300, stddev: 100}}
+			""";
+
+	private static final double TIME_SCALE = 1;
+
+	private static Path simJar;
+
+	private static Path gatewayJar;
+
+	@TempDir
+	Path dir;
+
+	@BeforeAll
+	static void findJars() {
+		Path root = Path.of("").toAbsolutePath();
+		while (root != null && !Files.isDirectory(root.resolve("gateway-app"))) {
+			root = root.getParent();
+		}
+		assumeTrue(root != null, "no repository root above " + Path.of("").toAbsolutePath());
+		simJar = root.resolve("model-server-sim/target/model-server-sim.jar");
+		gatewayJar = root.resolve("gateway-app/target/gateway-app.jar");
+		assumeTrue(Files.isRegularFile(simJar) && Files.isRegularFile(gatewayJar),
+				"needs " + simJar + " and " + gatewayJar + ": " + BUILD);
+	}
+
+	@Test
+	void sendsEachTurnItsThinkTimeAfterThePreviousEndedOnItsSessionsPod() throws Exception {
+		Workload workload = WorkloadParser.parse(WORKLOAD);
+		LiveReplay.Result result;
+		try (LocalCluster cluster = LocalCluster.start(workload, Policy.parse("session"), 1, TIME_SCALE, simJar,
+				gatewayJar, dir.resolve("logs"))) {
+			result = new LiveReplay(workload, "session", 6, TIME_SCALE, cluster.gateways(), cluster.pods()).run();
+		}
+
+		assertThat(result.run().issued()).isEqualTo(18);
+		assertThat(result.run().completed()).isEqualTo(18);
+		assertThat(result.turns()).hasSize(18).allSatisfy((turn) -> assertThat(turn.record().completed()).isTrue());
+		WorkloadRequests requests = new WorkloadRequests(workload);
+		for (int id = 0; id < 6; id++) {
+			int conversation = id;
+			List<LiveReplay.Turn> turns = result.turns()
+				.stream()
+				.filter((turn) -> turn.conversation() == conversation)
+				.toList();
+			assertThat(turns).extracting(LiveReplay.Turn::turn).containsExactly(0, 1, 2);
+			for (int k = 0; k + 1 < turns.size(); k++) {
+				RequestRecord ended = turns.get(k).record();
+				long thinkMicros = requests.conversation(conversation).thinkMicrosAfter(k);
+				// model µs rounded from wall ns on each side: 2 µs of slack
+				assertThat(turns.get(k + 1).record().arrivalMicros())
+					.as("conversation %d, turn %d", conversation, k + 1)
+					.isGreaterThanOrEqualTo(ended.finishMicros() + thinkMicros - 2);
+			}
+			assertThat(turns).extracting((turn) -> turn.record().pod())
+				.as("pods of conversation %d", conversation)
+				.containsOnly(turns.get(0).record().pod());
+		}
+		assertThat(result.sessionTurnsKept()).isEqualTo(1.0);
+	}
+
+	@Test
+	void aLiveRunReportsTheTurnsKeptOnTheirConversationsPod() throws IOException {
+		Path workload = dir.resolve("live-conversations.yaml");
+		Files.writeString(workload, WORKLOAD);
+		Path out = dir.resolve("out");
+		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+
+		int exit = new BenchCommand(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+				new PrintStream(stderr, true, StandardCharsets.UTF_8), false)
+			.run(new String[] { "--live", "--workload", workload.toString(), "--policies", "session", "--out",
+					out.toString(), "--time-scale", "1", "--sim-jar", simJar.toString(), "--gateway-jar",
+					gatewayJar.toString() });
+
+		assertThat(exit).as(stderr.toString(StandardCharsets.UTF_8)).isZero();
+		String report = Files.readString(out.resolve("report.md"));
+		assertThat(report).contains("conversations start at the workload's Poisson times at rate / turns")
+			.contains("| session | session turns kept | 1.000 |")
+			.contains("| session | failed | 0 | 0 | |");
+	}
+}
