@@ -71,6 +71,8 @@ public final class BenchCommand {
 			  --time-scale X    --live: the simulators run X times as fast as the modelled GPU (default 0.1)
 			  --gateway-jar F   --live: default gateway-app/target/gateway-app.jar
 			  --sim-jar F       --live: default model-server-sim/target/model-server-sim.jar
+			  --capture DIR     --live: each gateway writes its traffic capture (docs/capture.md) to
+			                    DIR/POLICY/gateway-G
 			  --help            this text
 
 			java -jar routing-bench.jar compare-defaults --out DIR compares the shipped profiles (--help there).
@@ -114,6 +116,9 @@ public final class BenchCommand {
 		}
 		if (options.live) {
 			return live(options, args);
+		}
+		if (options.capture != null) {
+			return usageError("--capture needs --live");
 		}
 		Workload workload;
 		try {
@@ -244,7 +249,7 @@ public final class BenchCommand {
 		try {
 			Files.createDirectories(options.out);
 			out.print(new LiveRun(workload, options.policies, options.timeScale, options.sharingDelayMicros(),
-					options.simJar, options.gatewayJar, err)
+					options.simJar, options.gatewayJar, options.capture, err)
 				.run(options.out, commandLine(args)));
 		}
 		catch (IOException | RuntimeException ex) {
@@ -306,6 +311,9 @@ public final class BenchCommand {
 
 		Path simJar = Path.of("model-server-sim/target/model-server-sim.jar");
 
+		/** --live: where the gateways write their traffic captures, or null for none. */
+		Path capture;
+
 		boolean help;
 
 		static Options parse(String[] args) {
@@ -328,7 +336,7 @@ public final class BenchCommand {
 				}
 				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--warmup",
 						"--gateways", "--flow-control", "--engine-scheduling", "--sharing-delay-ms", "--time-scale",
-						"--gateway-jar", "--sim-jar")
+						"--gateway-jar", "--sim-jar", "--capture")
 					.contains(arg)) {
 					throw new IllegalArgumentException("unknown option '" + args[i] + "'");
 				}
@@ -378,6 +386,7 @@ public final class BenchCommand {
 					case "--time-scale" -> options.timeScale = positive(arg, value);
 					case "--gateway-jar" -> options.gatewayJar = Path.of(value);
 					case "--sim-jar" -> options.simJar = Path.of(value);
+					case "--capture" -> options.capture = Path.of(value);
 					case "--warmup" -> options.warmup = nonNegativeWhole(arg, value);
 					case "--seed" -> {
 						try {

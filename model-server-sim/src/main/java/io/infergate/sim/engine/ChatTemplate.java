@@ -17,7 +17,11 @@ public final class ChatTemplate {
 	}
 
 	public static String render(List<Message> messages) {
-		StringBuilder text = new StringBuilder();
+		int length = 14;
+		for (Message message : messages) {
+			length += message.role().length() + message.content().length() + 5;
+		}
+		StringBuilder text = new StringBuilder(length);
 		for (Message message : messages) {
 			text.append("<|").append(message.role()).append("|>\n").append(message.content()).append('\n');
 		}

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 import io.infergate.bench.quality.replay.Policy;
 import io.infergate.bench.quality.replay.Replay;
@@ -30,7 +31,8 @@ import io.infergate.bench.quality.workload.WorkloadRequests;
  * Writes {@code results.json} (the live figures, in model time), {@code prediction.json} (the virtual-time figures),
  * {@code report.md} (the two side by side, with their ratio), each request's times live and predicted
  * ({@code requests-POLICY-live.csv}, {@code requests-POLICY-predicted.csv}) and each process's log under
- * {@code logs/POLICY/}.
+ * {@code logs/POLICY/}. With a capture directory, each gateway also writes its traffic capture
+ * ({@code infergate.capture.*}) to {@code CAPTURES/POLICY/gateway-G}, and the report says where.
  */
 public final class LiveRun {
 
@@ -49,16 +51,20 @@ public final class LiveRun {
 
 	private final Path gatewayJar;
 
+	/** Where the gateways write their traffic captures, one directory per policy; null for none. */
+	private final Path captures;
+
 	private final PrintStream progress;
 
 	public LiveRun(Workload workload, List<String> policies, double timeScale, long sharingDelayMicros, Path simJar,
-			Path gatewayJar, PrintStream progress) {
+			Path gatewayJar, Path captures, PrintStream progress) {
 		this.workload = workload;
 		this.policies = policies;
 		this.timeScale = timeScale;
 		this.sharingDelayMicros = sharingDelayMicros;
 		this.simJar = simJar;
 		this.gatewayJar = gatewayJar;
+		this.captures = captures;
 		this.progress = progress;
 	}
 
@@ -94,8 +100,9 @@ public final class LiveRun {
 					workload.cluster().pods(), workload.gateways(), timeScale);
 			long startNanos = System.nanoTime();
 			LiveReplay.Result liveResult;
+			Path policyCaptures = (captures != null) ? captures.resolve(name) : null;
 			try (LocalCluster cluster = LocalCluster.start(workload, policy, workload.gateways(), timeScale, simJar,
-					gatewayJar, out.resolve("logs").resolve(name))) {
+					gatewayJar, out.resolve("logs").resolve(name), policyCaptures)) {
 				long replayNanos = System.nanoTime();
 				progress.printf(Locale.ROOT, "%s: cluster up in %.1f s; replaying %d requests%n", name,
 						(replayNanos - startNanos) / 1e9, workload.totalRequests());
@@ -123,6 +130,7 @@ public final class LiveRun {
 				ResultsJson.write(workload.name(), List.of(new RateResults(rate, predicted)), false, flowControl),
 				StandardCharsets.UTF_8);
 		String table = comparison(live, predicted, meanTtfts, sessionTurnsKept) + "\n" + ttftMeans(liveResults);
+		String written = (captures == null) ? "" : capturesWritten(captures);
 		StringBuilder md = new StringBuilder();
 		md.append("# Live replay: ").append(workload.name()).append(" through ").append(workload.gateways())
 			.append(workload.gateways() == 1 ? " gateway" : " gateways").append("\n\n");
@@ -140,13 +148,29 @@ public final class LiveRun {
 				workload.cluster().priorityScheduling() ? " (the gateways forward each request's priority)" : ""));
 		md.append("Reproduce:\n\n    ").append(command).append("\n\n");
 		md.append(table).append('\n');
-		md.append("Runs: ").append(String.join("; ", timings)).append("\n\n");
+		md.append("Runs: ").append(String.join("; ", timings)).append("\n\n").append(written)
+			.append(written.isEmpty() ? "" : "\n");
 		md.append("## Live figures\n\n");
 		ReportWriter.table(md, live);
 		md.append("\n## Virtual-time prediction\n\n");
 		ReportWriter.table(md, predicted);
 		Files.writeString(out.resolve("report.md"), md.toString(), StandardCharsets.UTF_8);
-		return table + "Runs: " + String.join("; ", timings) + "\n";
+		return table + "Runs: " + String.join("; ", timings) + "\n" + written;
+	}
+
+	/** Where the gateways wrote their captures: every file under {@code captures}, closed when the gateways stopped. */
+	private static String capturesWritten(Path captures) throws IOException {
+		List<String> files = List.of();
+		if (Files.isDirectory(captures)) {
+			try (Stream<Path> walk = Files.walk(captures)) {
+				files = walk.filter((file) -> file.getFileName().toString().endsWith(".jsonl.gz"))
+					.map((file) -> captures.relativize(file).toString())
+					.sorted()
+					.toList();
+			}
+		}
+		return "Traffic captures (docs/capture.md) in " + captures.toAbsolutePath() + ", per policy and gateway: "
+				+ (files.isEmpty() ? "none written" : String.join(", ", files)) + "\n";
 	}
 
 	/**

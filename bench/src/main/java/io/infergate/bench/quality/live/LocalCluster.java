@@ -26,7 +26,10 @@ import io.infergate.sim.engine.EngineConfig;
  * The processes of one live run on loopback: one simulator jar per pod of the workload's cluster, run at
  * {@code timeScale}, a {@code redis-server} when the policy shares dispatches, and N gateway jars routing one pool
  * of those pods with the policy's profile. Every process logs to its own file under the log directory, and
- * {@link #close()} stops all of them.
+ * {@link #close()} stops all of them, the gateways first and gracefully.
+ * <p>
+ * With a capture directory, gateway G writes its traffic capture ({@code infergate.capture.*}) to
+ * {@code DIR/gateway-G}; its files are complete once {@link #close()} returns.
  * <p>
  * When the policy's profile reads KV-cache events ({@code precise}), every pod publishes them (a ZeroMQ PUB and a
  * replay socket on free ports) and every gateway subscribes to every pod.
@@ -39,12 +42,23 @@ final class LocalCluster implements AutoCloseable {
 
 	private static final Duration STARTUP = Duration.ofSeconds(120);
 
+	/**
+	 * How long a gateway may take to stop after SIGTERM: its graceful shutdown phase (30 s by default) finishes open
+	 * responses, then the capture writes out its queue and closes its file.
+	 */
+	private static final Duration GATEWAY_STOP = Duration.ofSeconds(30);
+
+	private static final Duration PROCESS_STOP = Duration.ofSeconds(15);
+
 	private static final HttpClient HTTP = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
 		.connectTimeout(Duration.ofSeconds(2))
 		.build();
 
+	/** Pods and Redis, in start order. */
 	private final List<Process> processes = new ArrayList<>();
+
+	private final List<Process> gatewayProcesses = new ArrayList<>();
 
 	private final List<URI> pods = new ArrayList<>();
 
@@ -63,14 +77,15 @@ final class LocalCluster implements AutoCloseable {
 	 * Starts every process and waits until each pod answers {@code /health} and each gateway is ready.
 	 */
 	static LocalCluster start(Workload workload, Policy policy, int gatewayCount, double timeScale, Path simJar,
-			Path gatewayJar, Path logs) throws IOException {
+			Path gatewayJar, Path logs, Path captures) throws IOException {
 		Files.createDirectories(logs);
 		LocalCluster cluster = new LocalCluster(logs);
 		try {
 			cluster.startPods(workload, Replay.readsKvEvents(policy.name()), timeScale, simJar);
 			URI redis = policy.dispatchSharing() ? cluster.startRedis() : null;
 			for (int g = 0; g < gatewayCount; g++) {
-				cluster.startGateway(g, workload, policy, timeScale, redis, gatewayJar);
+				cluster.startGateway(g, workload, policy, timeScale, redis, gatewayJar,
+						(captures != null) ? captures.resolve("gateway-" + g) : null);
 			}
 			return cluster;
 		}
@@ -113,7 +128,7 @@ final class LocalCluster implements AutoCloseable {
 				command.addAll(List.of("--kv-events-port", Integer.toString(eventPorts[0]), "--kv-events-replay-port",
 						Integer.toString(eventPorts[1])));
 			}
-			launch("pod-" + i, command);
+			processes.add(launch("pod-" + i, command));
 			ports.add(port);
 		}
 		for (int port : ports) {
@@ -125,8 +140,8 @@ final class LocalCluster implements AutoCloseable {
 
 	private URI startRedis() throws IOException {
 		int port = freePort();
-		launch("redis", List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save",
-				"", "--appendonly", "no"));
+		processes.add(launch("redis", List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+				"--save", "", "--appendonly", "no")));
 		URI redis = URI.create("redis://127.0.0.1:" + port);
 		await(() -> {
 			try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
@@ -140,7 +155,7 @@ final class LocalCluster implements AutoCloseable {
 	}
 
 	private void startGateway(int index, Workload workload, Policy policy, double timeScale, URI redis,
-			Path gatewayJar) throws IOException {
+			Path gatewayJar, Path capture) throws IOException {
 		int port = freePort();
 		int managementPort = freePort();
 		List<String> command = new ArrayList<>(List.of(java(), "-Xmx512m", "-jar", gatewayJar.toString(),
@@ -178,7 +193,11 @@ final class LocalCluster implements AutoCloseable {
 			command.addAll(List.of("--infergate.scheduling.dispatch-sharing.transport=redis",
 					"--infergate.redis.url=" + redis));
 		}
-		launch("gateway-" + index, command);
+		if (capture != null) {
+			command.addAll(List.of("--infergate.capture.enabled=true",
+					"--infergate.capture.directory=" + capture.toAbsolutePath()));
+		}
+		gatewayProcesses.add(launch("gateway-" + index, command));
 		awaitHttp200(URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"),
 				"gateway " + index);
 		gateways.add(URI.create("http://127.0.0.1:" + port));
@@ -189,12 +208,9 @@ final class LocalCluster implements AutoCloseable {
 		return String.format(Locale.ROOT, "%dms", Math.max(1, Math.round(modelMillis / timeScale)));
 	}
 
-	private void launch(String name, List<String> command) throws IOException {
+	private Process launch(String name, List<String> command) throws IOException {
 		Path log = logs.resolve(name + ".log");
-		Process process = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
-		processes.add(process);
+		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 	}
 
 	private void awaitHttp200(URI uri, String what) {
@@ -216,7 +232,7 @@ final class LocalCluster implements AutoCloseable {
 	private void await(BooleanSupplier condition, String what) {
 		long deadline = System.nanoTime() + STARTUP.toNanos();
 		while (!condition.getAsBoolean()) {
-			for (Process process : processes) {
+			for (Process process : allProcesses()) {
 				if (!process.isAlive()) {
 					throw new IllegalStateException("a process of the live cluster exited while waiting for " + what
 							+ "; see the logs in " + logs);
@@ -248,16 +264,31 @@ final class LocalCluster implements AutoCloseable {
 		}
 	}
 
-	/** Stops every process it started, gateways first. */
+	private List<Process> allProcesses() {
+		List<Process> all = new ArrayList<>(processes);
+		all.addAll(gatewayProcesses);
+		return all;
+	}
+
+	/**
+	 * Stops every process it started with SIGTERM: the gateways first, each given {@link #GATEWAY_STOP} to shut down
+	 * gracefully (so their captures are complete files) before it is killed, then the pods and Redis.
+	 */
 	@Override
 	public void close() {
-		for (int i = processes.size() - 1; i >= 0; i--) {
-			processes.get(i).destroy();
+		stop(gatewayProcesses, GATEWAY_STOP);
+		stop(processes, PROCESS_STOP);
+	}
+
+	private static void stop(List<Process> started, Duration grace) {
+		for (Process process : started) {
+			process.destroy();
 		}
-		for (Process process : processes) {
+		long deadline = System.nanoTime() + grace.toNanos();
+		for (Process process : started) {
 			try {
-				if (!process.waitFor(15, TimeUnit.SECONDS)) {
-					process.destroyForcibly();
+				if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+					process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
 				}
 			}
 			catch (InterruptedException ex) {
@@ -265,6 +296,6 @@ final class LocalCluster implements AutoCloseable {
 				process.destroyForcibly();
 			}
 		}
-		processes.clear();
+		started.clear();
 	}
 }

@@ -189,6 +189,12 @@ public final class Replay {
 	/** Whether the gateways' flow control is on: the workload's setting, or the gateway's default. */
 	private boolean flowControlOn;
 
+	/** Builds a capture's requests ahead of the loop; null for other workloads. */
+	private RequestPrefetcher prefetcher;
+
+	/** The host application's properties for every replica's engine context; null in the bench's own process. */
+	private Map<String, String> hostProperties;
+
 	/** The request being routed, for the oracle scorer. */
 	private int[] routedPromptTokens;
 
@@ -214,6 +220,20 @@ public final class Replay {
 		this.progress = progress;
 		this.requests = new WorkloadRequests(workload);
 		this.arrivalGaps = new SplittableRandom(workload.seed() * 31 + ARRIVALS);
+	}
+
+	/**
+	 * Runs this replay in another Spring application's JVM (the gateway's dashboard runs it so): every replica's
+	 * engine context reads the shipped and the bench's profiles and {@code engineProperties} alone, never the host's
+	 * configuration files, environment variables or system properties, and leaves the host's logging as it is.
+	 *
+	 * @param engineProperties Spring properties of every replica's engine context, above the profiles: say, a
+	 * profile's definition and weights as {@code infergate.scheduling.profiles.*}
+	 * @return this replay
+	 */
+	public Replay hosted(Map<String, String> engineProperties) {
+		this.hostProperties = Map.copyOf(engineProperties);
+		return this;
 	}
 
 	/** Names of the profiles a replay can run: the shipped scheduling profiles and the bench's {@code oracle}. */
@@ -247,6 +267,9 @@ public final class Replay {
 			for (Gateway gateway : gateways) {
 				scheduleScrape(0, gateway);
 			}
+			if (workload.shape() instanceof Workload.Captured captured) {
+				prefetcher = new RequestPrefetcher(captured.trace()::request, workload.totalRequests());
+			}
 			startArrivals();
 			loop();
 			prefixIndexBytes = gateways.stream()
@@ -254,6 +277,9 @@ public final class Replay {
 				.toArray();
 		}
 		finally {
+			if (prefetcher != null) {
+				prefetcher.close();
+			}
 			gateways.forEach(Gateway::close);
 		}
 		return result();
@@ -398,7 +424,8 @@ public final class Replay {
 			return;
 		}
 		schedule(trace.arrivalMicros((int) (reserved - 1)), () -> {
-			send(requests.request(issued), requests.tenant(issued), FollowUp.NONE);
+			RequestPrefetcher.Prepared next = prefetcher.next();
+			send(next.request(), next.promptText(), next.engineTokens(), requests.tenant(issued), FollowUp.NONE);
 			scheduleCapturedArrival(trace);
 		});
 	}
@@ -470,6 +497,15 @@ public final class Replay {
 	 * holds it while the pool is saturated, or turns it away.
 	 */
 	private void send(BenchRequest benchRequest, Tenant tenant, FollowUp followUp) {
+		send(benchRequest, benchRequest.gatewayPromptText(), null, tenant, followUp);
+	}
+
+	/**
+	 * @param promptText the request's {@link BenchRequest#gatewayPromptText()}
+	 * @param engineTokens its {@link BenchRequest#engineTokens()}, or null to compute them when it is routed
+	 */
+	private void send(BenchRequest benchRequest, String promptText, int[] engineTokens, Tenant tenant,
+			FollowUp followUp) {
 		long now = clock.nowMicros();
 		long index = issued++;
 		if (index == workload.warmup()) {
@@ -479,7 +515,6 @@ public final class Replay {
 		if (index >= workload.warmup()) {
 			measured.add(record);
 		}
-		String promptText = benchRequest.gatewayPromptText();
 		String adapter = benchRequest.adapter();
 		Caller caller = (tenant != null) ? new Caller(tenant.name(), tenant.name(), tenant.priority(), tenant.weight())
 				: Caller.anonymous();
@@ -502,7 +537,7 @@ public final class Replay {
 			turnedAway(record, followUp, true, now);
 			return;
 		}
-		Arrived arrived = new Arrived(record, benchRequest, request, gateway, followUp, limits);
+		Arrived arrived = new Arrived(record, benchRequest, engineTokens, request, gateway, followUp, limits);
 		// the prompt's characters stand for the body's bytes: only the queue's byte bounds read them
 		FlowTicket ticket = engine.enqueue(request, caller, promptText.length(), null);
 		CompletableFuture<FlowDecision> decision = ticket.decision();
@@ -516,8 +551,8 @@ public final class Replay {
 	}
 
 	/** A request that has arrived, waiting for flow control's decision; {@code limits} is null with no limit. */
-	private record Arrived(RequestRecord record, BenchRequest benchRequest, InferenceRequest request,
-			Gateway gateway, FollowUp followUp, LimitDecision limits) {
+	private record Arrived(RequestRecord record, BenchRequest benchRequest, int[] engineTokens,
+			InferenceRequest request, Gateway gateway, FollowUp followUp, LimitDecision limits) {
 	}
 
 	/** A request refused before flow control: by its limits (a 429), or for a model nothing serves. */
@@ -561,7 +596,7 @@ public final class Replay {
 		record.dispatchMicros = now;
 		BenchRequest benchRequest = arrived.benchRequest();
 		InferenceRequest request = arrived.request();
-		int[] promptTokens = benchRequest.engineTokens();
+		int[] promptTokens = (arrived.engineTokens() != null) ? arrived.engineTokens() : benchRequest.engineTokens();
 		String adapter = benchRequest.adapter();
 		routedPromptTokens = promptTokens;
 		routedAdapter = adapter;
@@ -673,7 +708,7 @@ public final class Replay {
 			SplittableRandom pickerRandom = new SplittableRandom(
 					workload.seed() * 31 + PICKER + REPLICA_SEED_STRIDE * index);
 			this.context = RoutingContext.start(clock, registry, new EngineCacheOracle(), pickerRandom,
-					workload.flowControl());
+					workload.flowControl(), hostProperties);
 			this.engine = context.engine();
 			this.flowControl = engine.flowControl();
 			this.sweepIntervalMicros = flowControl.properties().sweepInterval().toNanos() / 1000;

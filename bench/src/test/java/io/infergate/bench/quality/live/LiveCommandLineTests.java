@@ -44,6 +44,18 @@ class LiveCommandLineTests {
 	}
 
 	@Test
+	void captureWithoutLiveIsAUsageError() throws IOException {
+		Path workload = workload("conversations", CLUSTER + "arrival: {type: poisson, rate: 10}\nrequests: 12\n"
+				+ CONVERSATIONS);
+
+		assertThat(run("--workload", workload.toString(), "--policies", "session", "--out",
+				dir.resolve("out").toString(), "--capture", dir.resolve("captures").toString()))
+			.isEqualTo(BenchCommand.EXIT_USAGE);
+		assertThat(errors()).isEqualTo("routing-bench: --capture needs --live (--help for usage)\n");
+		assertThat(dir.resolve("out")).doesNotExist();
+	}
+
+	@Test
 	void liveRefusesClosedLoopArrivalSeveralRatesAndTenants() throws IOException {
 		Path closedLoop = workload("closed-loop", CLUSTER + "arrival: {type: closed-loop, concurrency: 4}\n"
 				+ "requests: 12\n" + CONVERSATIONS);

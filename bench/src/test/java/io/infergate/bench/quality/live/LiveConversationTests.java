@@ -1,12 +1,17 @@
 package io.infergate.bench.quality.live;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,11 +73,12 @@ class LiveConversationTests {
 	}
 
 	@Test
-	void sendsEachTurnItsThinkTimeAfterThePreviousEndedOnItsSessionsPod() throws Exception {
+	void sendsEachTurnItsThinkTimeAfterThePreviousEndedOnItsSessionsPodAndCapturesEveryRequest() throws Exception {
 		Workload workload = WorkloadParser.parse(WORKLOAD);
+		Path captures = dir.resolve("captures");
 		LiveReplay.Result result;
 		try (LocalCluster cluster = LocalCluster.start(workload, Policy.parse("session"), 1, TIME_SCALE, simJar,
-				gatewayJar, dir.resolve("logs"))) {
+				gatewayJar, dir.resolve("logs"), captures)) {
 			result = new LiveReplay(workload, "session", 6, TIME_SCALE, cluster.gateways(), cluster.pods()).run();
 		}
 
@@ -100,13 +106,21 @@ class LiveConversationTests {
 				.containsOnly(turns.get(0).record().pod());
 		}
 		assertThat(result.sessionTurnsKept()).isEqualTo(1.0);
+		List<Path> files = captureFiles(captures);
+		assertThat(files).isNotEmpty().allSatisfy((file) -> assertThat(file).startsWith(captures.resolve("gateway-0")));
+		long records = 0;
+		for (Path file : files) {
+			records += gzipLines(file);
+		}
+		assertThat(records).isEqualTo(result.run().issued());
 	}
 
 	@Test
-	void aLiveRunReportsTheTurnsKeptOnTheirConversationsPod() throws IOException {
+	void aLiveRunWithCaptureReportsConversationsKeptAndWhereTheCapturesAre() throws IOException {
 		Path workload = dir.resolve("live-conversations.yaml");
 		Files.writeString(workload, WORKLOAD);
 		Path out = dir.resolve("out");
+		Path captures = dir.resolve("captures");
 		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
 
@@ -114,12 +128,34 @@ class LiveConversationTests {
 				new PrintStream(stderr, true, StandardCharsets.UTF_8), false)
 			.run(new String[] { "--live", "--workload", workload.toString(), "--policies", "session", "--out",
 					out.toString(), "--time-scale", "1", "--sim-jar", simJar.toString(), "--gateway-jar",
-					gatewayJar.toString() });
+					gatewayJar.toString(), "--capture", captures.toString() });
 
 		assertThat(exit).as(stderr.toString(StandardCharsets.UTF_8)).isZero();
+		List<Path> files = captureFiles(captures);
+		assertThat(files).isNotEmpty()
+			.allSatisfy((file) -> assertThat(file).startsWith(captures.resolve("session").resolve("gateway-0")));
 		String report = Files.readString(out.resolve("report.md"));
 		assertThat(report).contains("conversations start at the workload's Poisson times at rate / turns")
 			.contains("| session | session turns kept | 1.000 |")
-			.contains("| session | failed | 0 | 0 | |");
+			.contains("| session | failed | 0 | 0 | |")
+			.contains("Traffic captures (docs/capture.md) in " + captures.toAbsolutePath())
+			.contains(captures.relativize(files.get(0)).toString());
+		assertThat(stdout.toString(StandardCharsets.UTF_8)).contains("Traffic captures");
+	}
+
+	private static List<Path> captureFiles(Path captures) throws IOException {
+		try (Stream<Path> walk = Files.walk(captures)) {
+			return walk.filter((file) -> file.getFileName().toString().matches("capture-.*\\.jsonl\\.gz"))
+				.sorted()
+				.collect(Collectors.toList());
+		}
+	}
+
+	/** Lines of a gzip file, read to its end: a file cut short fails with an EOFException. */
+	private static long gzipLines(Path file) throws IOException {
+		try (BufferedReader reader = new BufferedReader(
+				new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
+			return reader.lines().count();
+		}
 	}
 }
