@@ -23,6 +23,8 @@ import io.infergate.bench.quality.report.ProgressBar;
 import io.infergate.bench.quality.report.ReportWriter;
 import io.infergate.bench.quality.report.ResultsJson;
 import io.infergate.bench.quality.report.ResultsJson.RateResults;
+import io.infergate.bench.quality.trace.Trace;
+import io.infergate.bench.quality.trace.TraceException;
 import io.infergate.bench.quality.workload.Workload;
 import io.infergate.bench.quality.workload.WorkloadException;
 import io.infergate.bench.quality.workload.WorkloadParser;
@@ -48,12 +50,17 @@ public final class BenchCommand {
 
 			Options:
 			  --workload FILE   workload YAML (DESIGN.md, "Bench workload and results format")
+			  --trace CAPTURE   replay a traffic capture instead of a workload: a capture-*.jsonl.gz file, or a
+			                    directory of them (docs/capture.md); its requests arrive as recorded
+			  --speed X         --trace: arrivals come X times as fast as recorded (default 1)
+			  --cluster FILE    --trace: the pods, from a workload file's cluster: section (default: 8 pods of
+			                    llama-3.1-8b-h100, as bench/workloads/multi-turn-chat.yaml)
 			  --policies LIST   comma-separated profile names, e.g. round-robin,least-request,default
 			  --out DIR         output directory, created if missing
 			  --rate R          Poisson rate in requests/s, replacing the file's rate and ladder
 			  --ladder R1,R2    Poisson rates run in turn, replacing the file's rate and ladder
 			  --seed N          replaces the file's seed
-			  --warmup N        requests sent before measuring, replacing the file's 'warmup'
+			  --warmup N        requests sent before measuring, replacing the file's 'warmup' (a trace: 0)
 			  --gateways N1,N2  gateway replicas, replacing the file's 'gateways'; several numbers run in turn
 			  --flow-control true|false
 			                    the gateways' flow control on or off, replacing the file's 'flow-control'
@@ -94,7 +101,7 @@ public final class BenchCommand {
 	/** Whether a command line is meant for the harness rather than JMH. */
 	public static boolean isHarnessCommand(String[] args) {
 		for (String arg : args) {
-			if (arg.equals("--help") || arg.equals("--live") || arg.startsWith("--workload")
+			if (arg.equals("--help") || arg.equals("--live") || arg.startsWith("--workload") || arg.startsWith("--trace")
 					|| arg.startsWith("--policies") || arg.startsWith("--out")) {
 				return true;
 			}
@@ -121,11 +128,17 @@ public final class BenchCommand {
 			return usageError("--capture needs --live");
 		}
 		Workload workload;
+		long readNanos = System.nanoTime();
 		try {
-			workload = options.apply(WorkloadParser.parse(options.workload));
+			workload = (options.trace != null) ? options.traceWorkload()
+					: options.apply(WorkloadParser.parse(options.workload));
 		}
 		catch (WorkloadException ex) {
-			return usageError("workload " + options.workload + ": " + ex.getMessage());
+			return usageError(((options.trace != null) ? "cluster " + options.cluster
+					: "workload " + options.workload) + ": " + ex.getMessage());
+		}
+		catch (TraceException ex) {
+			return usageError("trace " + ex.getMessage());
 		}
 		Set<String> known = Replay.policies();
 		for (String policy : options.policies) {
@@ -153,6 +166,9 @@ public final class BenchCommand {
 		List<RateResults> results = new ArrayList<>();
 		List<Map<String, double[]>> ttfts = new ArrayList<>();
 		List<String> timings = new ArrayList<>();
+		if (options.trace != null) {
+			timings.add(String.format(Locale.ROOT, "trace read in %.1f s", (System.nanoTime() - readNanos) / 1e9));
+		}
 		for (int gateways : gatewayCounts) {
 			Workload replicated = workload.withGateways(gateways);
 			String behind = (gatewayCounts.size() > 1) ? ", " + gateways + " gateways" : "";
@@ -217,6 +233,9 @@ public final class BenchCommand {
 	}
 
 	private int live(Options options, String[] args) {
+		if (options.trace != null) {
+			return usageError("--live replays a workload file; --trace is not supported");
+		}
 		Workload workload;
 		try {
 			workload = options.apply(WorkloadParser.parse(options.workload));
@@ -314,6 +333,27 @@ public final class BenchCommand {
 		/** --live: where the gateways write their traffic captures, or null for none. */
 		Path capture;
 
+		/** A capture to replay instead of a workload file, or null. */
+		Path trace;
+
+		/** --trace: how many times faster than recorded the trace's arrivals come. */
+		double speed = 1;
+
+		boolean speedGiven;
+
+		/** --trace: the cluster's workload file (its cluster: section), or null for the default cluster. */
+		Path cluster;
+
+		/** The capture as a workload, on the --cluster file's cluster or the default one. */
+		Workload traceWorkload() {
+			Trace captured = Trace.read(trace, speed, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE);
+			Workload.Cluster pods = (cluster != null) ? WorkloadParser.parseCluster(cluster) : Trace.DEFAULT_CLUSTER;
+			if (engineScheduling != null) {
+				pods = pods.withSchedulingPolicy(engineScheduling);
+			}
+			return captured.workload(pods, (warmup != null) ? warmup : 0, flowControl);
+		}
+
 		boolean help;
 
 		static Options parse(String[] args) {
@@ -336,7 +376,7 @@ public final class BenchCommand {
 				}
 				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--warmup",
 						"--gateways", "--flow-control", "--engine-scheduling", "--sharing-delay-ms", "--time-scale",
-						"--gateway-jar", "--sim-jar", "--capture")
+						"--gateway-jar", "--sim-jar", "--capture", "--trace", "--speed", "--cluster")
 					.contains(arg)) {
 					throw new IllegalArgumentException("unknown option '" + args[i] + "'");
 				}
@@ -387,6 +427,12 @@ public final class BenchCommand {
 					case "--gateway-jar" -> options.gatewayJar = Path.of(value);
 					case "--sim-jar" -> options.simJar = Path.of(value);
 					case "--capture" -> options.capture = Path.of(value);
+					case "--trace" -> options.trace = Path.of(value);
+					case "--speed" -> {
+						options.speed = positive(arg, value);
+						options.speedGiven = true;
+					}
+					case "--cluster" -> options.cluster = Path.of(value);
 					case "--warmup" -> options.warmup = nonNegativeWhole(arg, value);
 					case "--seed" -> {
 						try {
@@ -400,8 +446,18 @@ public final class BenchCommand {
 				}
 			}
 			if (!options.help) {
-				if (options.workload == null) {
-					throw new IllegalArgumentException("missing --workload FILE");
+				if (options.workload == null && options.trace == null) {
+					throw new IllegalArgumentException("missing --workload FILE (or --trace CAPTURE)");
+				}
+				if (options.workload != null && options.trace != null) {
+					throw new IllegalArgumentException("give --workload or --trace, not both");
+				}
+				if (options.trace == null && (options.speedGiven || options.cluster != null)) {
+					throw new IllegalArgumentException("--speed and --cluster need --trace");
+				}
+				if (options.trace != null && (options.rate != null || options.ladder != null || options.seed != null)) {
+					throw new IllegalArgumentException("--rate, --ladder and --seed do not apply to --trace: a trace "
+							+ "arrives as captured (scale it with --speed)");
 				}
 				if (options.policies.isEmpty()) {
 					throw new IllegalArgumentException("missing --policies a,b,c");
