@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,15 +17,21 @@ import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.scheduling.SchedulingProfile;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.routing.scheduling.config.ShippedProfiles;
 import io.infergate.routing.scheduling.scorer.PrecisePrefixScorer;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.bootstrap.BootstrapRegistry;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.ClassPathResource;
 
 /**
@@ -33,6 +40,11 @@ import org.springframework.core.io.ClassPathResource;
  * gateway. Every replay gets a fresh
  * context, so plugins with memory (prefix index, sessions, round-robin turns) start empty, and each gateway replica of
  * a replay has its own.
+ * <p>
+ * A context hosted in another application's JVM (given its properties) reads nothing but them, the shipped and the
+ * bench's profiles: no application files, environment variables or system properties, which are the host's, and no
+ * application listener runs, so the host's logging (which Spring Boot's logging listener would set to this context's
+ * levels, and reset when the context closes) stays as the host configured it.
  */
 final class RoutingContext implements AutoCloseable {
 
@@ -49,36 +61,58 @@ final class RoutingContext implements AutoCloseable {
 
 	/**
 	 * @param flowControl {@code infergate.flow-control.enabled} for this context, or null for the gateway's default
+	 * @param hostProperties null for a context of the bench's own process; else the context is hosted in another
+	 * application's JVM and these are its properties, above the profiles
 	 */
 	static RoutingContext start(VirtualClock clock, EndpointRegistry registry, PrefixCacheOracle oracle,
-			RandomGenerator random, Boolean flowControl) {
-		List<PropertySource<?>> benchProfiles = benchProfiles();
+			RandomGenerator random, Boolean flowControl, Map<String, String> hostProperties) {
+		List<PropertySource<?>> profiles = new ArrayList<>(benchProfiles());
 		List<String> properties = new ArrayList<>(List.of("logging.level.root=warn", "spring.jmx.enabled=false"));
 		if (flowControl != null) {
 			properties.add("infergate.flow-control.enabled=" + flowControl);
 		}
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchRoutingConfiguration.class)
+		SpringApplicationBuilder builder = new SpringApplicationBuilder(BenchRoutingConfiguration.class)
 			.web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
 			.registerShutdownHook(false)
-			.properties(properties.toArray(String[]::new))
-			.initializers((applicationContext) -> {
-				GenericApplicationContext generic = (GenericApplicationContext) applicationContext;
-				generic.registerBean(Clock.class, () -> clock);
-				generic.registerBean(EndpointRegistry.class, () -> registry);
-				generic.registerBean(PrefixCacheOracle.class, () -> oracle);
-				generic.registerBean(RandomGenerator.class, () -> random);
-				benchProfiles.forEach(applicationContext.getEnvironment().getPropertySources()::addLast);
-			})
-			.run();
+			.properties(properties.toArray(String[]::new));
+		if (hostProperties != null) {
+			StandardEnvironment environment = hostedEnvironment(hostProperties);
+			builder.environment(environment);
+			// what the config files' processor registers, and bootstrap initializers (Spring Cloud's) read
+			builder.addBootstrapRegistryInitializer((bootstrap) -> bootstrap.register(Binder.class,
+					BootstrapRegistry.InstanceSupplier.from(() -> Binder.get(environment))));
+			// no listener: neither the config files nor the environment post-processors nor the logging system
+			builder.application().setListeners(List.of());
+			// what ShippedProfilesEnvironmentPostProcessor adds to a context with listeners
+			profiles.addAll(ShippedProfiles.load((springProfile) -> false));
+		}
+		ConfigurableApplicationContext context = builder.initializers((applicationContext) -> {
+			GenericApplicationContext generic = (GenericApplicationContext) applicationContext;
+			generic.registerBean(Clock.class, () -> clock);
+			generic.registerBean(EndpointRegistry.class, () -> registry);
+			generic.registerBean(PrefixCacheOracle.class, () -> oracle);
+			generic.registerBean(RandomGenerator.class, () -> random);
+			profiles.forEach(applicationContext.getEnvironment().getPropertySources()::addLast);
+		}).run();
 		return new RoutingContext(context, context.getBean(InferenceEngine.class));
+	}
+
+	/** An environment of {@code properties} alone: without the JVM's system properties and environment variables. */
+	private static StandardEnvironment hostedEnvironment(Map<String, String> properties) {
+		StandardEnvironment environment = new StandardEnvironment();
+		MutablePropertySources sources = environment.getPropertySources();
+		sources.remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+		sources.remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+		sources.addFirst(new MapPropertySource("Replay host's properties", new LinkedHashMap<>(properties)));
+		return environment;
 	}
 
 	/** The names of every profile a replay can run: the shipped ones and the bench's own. */
 	static Set<String> profileNames() {
 		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(Map.of()),
-				new NoOracle(), RandomGenerator.of("L64X128MixRandom"), null)) {
+				new NoOracle(), RandomGenerator.of("L64X128MixRandom"), null, null)) {
 			return Set.copyOf(probe.context.getBean(SchedulingProfiles.class).names());
 		}
 	}
@@ -86,7 +120,7 @@ final class RoutingContext implements AutoCloseable {
 	/** Whether the profile named {@code profile} reads the engines' KV-cache events. */
 	static boolean readsEngineBlocks(String profile) {
 		try (RoutingContext probe = start(new VirtualClock(), new EndpointRegistry(Map.of()),
-				new NoOracle(), RandomGenerator.of("L64X128MixRandom"), null)) {
+				new NoOracle(), RandomGenerator.of("L64X128MixRandom"), null, null)) {
 			return probe.engineBlockIndexReadBy(profile) != null;
 		}
 	}
