@@ -14,6 +14,7 @@
     cards: new Map(), // "pool/endpoint" -> card elements
     whatIfTimer: null,
     runtimeChanges: { enabled: false, changes: [] },
+    replay: { loaded: false, captures: [], maxChoices: 4, run: null, pollTimer: null },
   };
 
   // ---- helpers -------------------------------------------------------------------------------------------------
@@ -65,7 +66,7 @@
 
   function showView() {
     const name = (location.hash || '#pool').substring(1);
-    const known = ['pool', 'decisions', 'what-if', 'config'].includes(name) ? name : 'pool';
+    const known = ['pool', 'decisions', 'what-if', 'replay', 'config'].includes(name) ? name : 'pool';
     for (const view of document.querySelectorAll('.view')) {
       view.hidden = view.id !== `view-${known}`;
     }
@@ -73,6 +74,7 @@
       tab.classList.toggle('active', tab.dataset.view === known);
     }
     if (known === 'what-if') scheduleWhatIf(0);
+    if (known === 'replay') openReplay();
   }
 
   // ---- pool view -----------------------------------------------------------------------------------------------
@@ -533,6 +535,259 @@
       el('td', { class: 'mono', text: change.whatIf.join(' or ') }))));
   }
 
+  // ---- replay: what-if over captured traffic ---------------------------------------------------------------------
+
+  const REPLAY_ENDED = ['done', 'failed', 'cancelled'];
+
+  // datetime-local inputs hold local time to the second
+  function localInputValue(epochMillis) {
+    const date = new Date(epochMillis);
+    const pad = (n) => String(n).padStart(2, '0');
+    return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:`
+      + `${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  }
+
+  const localTime = (epochMillis) => (epochMillis === null || epochMillis === undefined ? '–'
+    : new Date(epochMillis).toLocaleString());
+
+  function bytes(size) {
+    if (size < 1024) return `${size} B`;
+    if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+    return `${(size / 1024 / 1024).toFixed(1)} MB`;
+  }
+
+  // a window covering [first, last] arrivals: from the first's second to past the last's
+  function setWindow(firstMs, lastMs) {
+    $('#replay-from').value = firstMs === null ? '' : localInputValue(Math.floor(firstMs / 1000) * 1000);
+    $('#replay-to').value = lastMs === null ? '' : localInputValue((Math.floor(lastMs / 1000) + 1) * 1000);
+  }
+
+  function wholeCaptureWindow() {
+    const spans = state.replay.captures.filter((file) => file.routedRecords > 0 && file.firstArrivalMs !== undefined);
+    if (!spans.length) {
+      setWindow(null, null);
+      return;
+    }
+    setWindow(Math.min(...spans.map((file) => file.firstArrivalMs)), Math.max(...spans.map((file) => file.lastArrivalMs)));
+  }
+
+  async function openReplay() {
+    if (state.replay.loaded) return;
+    state.replay.loaded = true;
+    $('#replay-unavailable').hidden = state.config.replay;
+    if (!state.config.replay) return;
+    await loadCaptures(true);
+    if (!$('#replay-available').hidden) {
+      const runs = await getJson('api/replay/runs').catch(() => []);
+      if (runs.length) showRun(runs[0]);
+    }
+  }
+
+  async function loadCaptures(setTheWindow) {
+    let answer;
+    $('#replay-available').hidden = false;
+    try {
+      answer = await getJson('api/replay/captures');
+    }
+    catch (error) {
+      $('#replay-status').textContent = error.message;
+      return;
+    }
+    state.replay.captures = answer.captures;
+    state.replay.maxChoices = answer.maxChoices;
+    $('#replay-max-requests').textContent = answer.maxRequests.toLocaleString();
+    $('#replay-max-choices').textContent = answer.maxChoices;
+    $('#replay-captures tbody').replaceChildren(...answer.captures.map((file) => el('tr', {
+      class: 'capture-row', 'data-file': file.name,
+      title: file.complete ? '' : 'being written (or cut short): its records so far',
+    },
+    el('td', { class: 'mono', text: file.complete ? file.name : `${file.name} (open)` }),
+    el('td', { text: localTime(file.firstArrivalMs) }),
+    el('td', { text: localTime(file.lastArrivalMs) }),
+    el('td', { class: 'num', text: `${file.routedRecords} of ${file.records}` }),
+    el('td', { class: 'num', text: bytes(file.sizeBytes) }))));
+    if (!answer.captures.length) {
+      $('#replay-status').textContent = 'The capture has no file yet: send traffic to the gateway first.';
+    }
+    if (setTheWindow) wholeCaptureWindow();
+    if (!$('#replay-choices').children.length) {
+      addChoice(inUseProfile());
+      const other = Object.keys(state.config.profiles).find((name) => name !== inUseProfile()
+        && Object.keys(state.config.profiles[name].weights).length > 0);
+      if (other) addChoice(other);
+    }
+  }
+
+  function inUseProfile() {
+    const inUse = Object.values(state.config.poolProfiles);
+    return inUse.length ? inUse[0] : Object.keys(state.config.profiles)[0];
+  }
+
+  function addChoice(profileName) {
+    const container = $('#replay-choices');
+    if (container.children.length >= state.replay.maxChoices) return;
+    const select = el('select', { class: 'replay-profile' }, ...Object.keys(state.config.profiles).sort().map((name) =>
+      el('option', { value: name, text: name, selected: name === profileName })));
+    const weights = el('div', { class: 'replay-weights' });
+    const remove = el('button', { type: 'button', class: 'replay-remove', text: 'Remove' });
+    const choice = el('div', { class: 'replay-choice' },
+      el('div', { class: 'replay-choice-head' }, select, remove), weights);
+    const renderWeights = () => {
+      const profile = state.config.profiles[select.value];
+      weights.replaceChildren(...Object.entries(profile.weights).map(([scorer, weight]) => el('label', { class: 'weight' },
+        el('span', { class: 'mono', text: scorer }),
+        el('input', { type: 'number', min: 0, step: 0.5, value: weight, 'data-scorer': scorer }))));
+      if (!Object.keys(profile.weights).length) {
+        weights.append(el('span', { class: 'hint', text: `${profile.picker} picker, no weighted scorer` }));
+      }
+    };
+    select.addEventListener('change', renderWeights);
+    remove.addEventListener('click', () => { choice.remove(); updateChoiceButtons(); });
+    renderWeights();
+    container.append(choice);
+    updateChoiceButtons();
+  }
+
+  function updateChoiceButtons() {
+    const count = $('#replay-choices').children.length;
+    $('#replay-add-choice').disabled = count >= state.replay.maxChoices;
+    $('#replay-start').disabled = count === 0 || !!(state.replay.run && !REPLAY_ENDED.includes(state.replay.run.state));
+  }
+
+  function replayRequest() {
+    const from = $('#replay-from').value;
+    const to = $('#replay-to').value;
+    const request = { choices: [] };
+    if (from) request.fromMs = new Date(from).getTime();
+    if (to) request.toMs = new Date(to).getTime();
+    for (const choice of document.querySelectorAll('#replay-choices .replay-choice')) {
+      const name = $('select.replay-profile', choice).value;
+      const running = state.config.profiles[name].weights;
+      const weights = {};
+      for (const input of choice.querySelectorAll('input[data-scorer]')) {
+        const weight = input.value === '' ? NaN : Number(input.value);
+        if (weight !== running[input.dataset.scorer]) weights[input.dataset.scorer] = Number.isNaN(weight) ? input.value : weight;
+      }
+      request.choices.push(Object.keys(weights).length ? { profile: name, weights } : { profile: name });
+    }
+    return request;
+  }
+
+  async function startReplay() {
+    const status = $('#replay-status');
+    status.textContent = '';
+    try {
+      showRun(await postJson('api/replay/runs', replayRequest()));
+    }
+    catch (error) {
+      status.textContent = `Not started: ${error.message}`;
+    }
+  }
+
+  async function cancelReplay() {
+    const run = state.replay.run;
+    if (!run) return;
+    try {
+      showRun(await postJson(`api/replay/runs/${run.id}/cancel`, {}));
+    }
+    catch (error) {
+      $('#replay-status').textContent = error.message;
+    }
+  }
+
+  function pollRun(id) {
+    clearTimeout(state.replay.pollTimer);
+    state.replay.pollTimer = setTimeout(async () => {
+      try {
+        showRun(await getJson(`api/replay/runs/${id}`));
+      }
+      catch (error) {
+        $('#replay-progress-text').textContent = error.message;
+        pollRun(id);
+      }
+    }, 500);
+  }
+
+  // a figure with nothing to measure (no request completed) comes as "NaN"
+  const replayFigure = (value, format) => (typeof value === 'number' && Number.isFinite(value) ? format(value) : '–');
+  const FIGURES = [
+    ['TTFT p50', (f) => replayFigure(f.ttftP50Ms, (v) => `${v.toFixed(1)} ms`)],
+    ['TTFT p90', (f) => replayFigure(f.ttftP90Ms, (v) => `${v.toFixed(1)} ms`)],
+    ['TTFT p99', (f) => replayFigure(f.ttftP99Ms, (v) => `${v.toFixed(1)} ms`)],
+    ['requests/s', (f) => replayFigure(f.requestsPerSec, (v) => v.toFixed(2))],
+    ['output tokens/s', (f) => replayFigure(f.outputTokensPerSec, (v) => v.toFixed(0))],
+    ['prefix-cache hit rate', (f) => replayFigure(f.prefixHitRate, percent)],
+    ['failed', (f) => String(f.failed)],
+    ['rejected (429)', (f) => String(f.rejected)],
+  ];
+
+  function showRun(run) {
+    state.replay.run = run;
+    const ended = REPLAY_ENDED.includes(run.state);
+    $('#replay-run-empty').hidden = true;
+    $('#replay-run-detail').hidden = false;
+    $('#replay-run').dataset.state = run.state;
+    $('#replay-run-title').textContent = `Run #${run.id}: ${run.state}`;
+    $('#replay-run-trace').textContent = run.trace || 'Reading the window\u2019s records\u2026';
+    const fraction = run.requestsTotal > 0 ? run.requestsDone / run.requestsTotal : 0;
+    $('#replay-progress > div').style.width = `${(run.state === 'done' ? 1 : fraction) * 100}%`;
+    $('#replay-progress').dataset.progress = fraction.toFixed(3);
+    $('#replay-progress-text').textContent = run.requestsTotal > 0
+      ? `${run.requestsDone.toLocaleString()} of ${run.requestsTotal.toLocaleString()} requests replayed`
+        + ` (${Math.floor(fraction * 100)}%), ${run.choices.filter((choice) => choice.figures).length} of ${run.choices.length} choices`
+      : (ended ? '' : 'reading the capture\u2026');
+    $('#replay-cancel').hidden = ended;
+    $('#replay-run-error').hidden = !run.error;
+    $('#replay-run-error').textContent = run.error || '';
+    const winner = run.winner === undefined ? null : run.winner;
+    const head = el('tr', {}, el('th', { text: '' }), ...run.choices.map((choice, i) => el('th', {
+      class: `num${i === winner ? ' winner' : ''}`, 'data-choice': i,
+      text: i === winner ? `${choice.label} \u2605` : choice.label })));
+    const rows = FIGURES.map(([label, format]) => el('tr', {}, el('td', { text: label }),
+      ...run.choices.map((choice, i) => el('td', { class: `num${i === winner ? ' winner' : ''}`,
+        text: choice.figures ? format(choice.figures) : (ended ? '–' : '\u2026') }))));
+    $('#replay-results thead').replaceChildren(head);
+    $('#replay-results tbody').replaceChildren(...rows);
+    $('#replay-winner').hidden = winner === null || !run.choices[winner].yaml;
+    if (winner !== null) {
+      $('#replay-yaml').textContent = run.choices[winner].yaml || '';
+      $('#replay-copied').textContent = '';
+    }
+    updateChoiceButtons();
+    if (!ended) pollRun(run.id);
+  }
+
+  async function copyYaml() {
+    const text = $('#replay-yaml').textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+    }
+    catch (error) {
+      // plain HTTP from another host has no clipboard API: copy the selection instead
+      const range = document.createRange();
+      range.selectNodeContents($('#replay-yaml'));
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      document.execCommand('copy');
+    }
+    $('#replay-copied').textContent = 'copied';
+  }
+
+  function setUpReplay() {
+    $('#replay-add-choice').addEventListener('click', () => addChoice(inUseProfile()));
+    $('#replay-start').addEventListener('click', startReplay);
+    $('#replay-cancel').addEventListener('click', cancelReplay);
+    $('#replay-copy').addEventListener('click', copyYaml);
+    $('#replay-whole').addEventListener('click', wholeCaptureWindow);
+    $('#replay-refresh').addEventListener('click', () => loadCaptures(false));
+    $('#replay-captures tbody').addEventListener('click', (event) => {
+      const row = event.target.closest('tr.capture-row');
+      const file = row && state.replay.captures.find((capture) => capture.name === row.dataset.file);
+      if (file && file.firstArrivalMs !== undefined) setWindow(file.firstArrivalMs, file.lastArrivalMs);
+    });
+  }
+
   // ---- profiles, models, tenants, flow control --------------------------------------------------------------------
 
   function renderProfiles() {
@@ -673,6 +928,7 @@
     state.historySeconds = state.config.historySeconds;
     renderProfiles();
     setUpWhatIf();
+    setUpReplay();
     showView();
     connect();
   }

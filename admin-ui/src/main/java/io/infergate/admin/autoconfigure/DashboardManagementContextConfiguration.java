@@ -1,11 +1,13 @@
 package io.infergate.admin.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
+import io.infergate.admin.replay.ReplayRuns;
 import io.infergate.admin.runtime.RuntimeChanges;
 import io.infergate.admin.snapshot.EndpointHistory;
 import io.infergate.admin.snapshot.SnapshotAssembler;
@@ -13,6 +15,7 @@ import io.infergate.admin.snapshot.SnapshotFeed;
 import io.infergate.admin.web.DashboardHandlers;
 import io.infergate.admin.web.DashboardJson;
 import io.infergate.admin.web.DashboardRoutes;
+import io.infergate.admin.web.ReplayHandlers;
 import io.infergate.admin.web.RuntimeChangeHandlers;
 import io.infergate.admin.whatif.WhatIf;
 import io.infergate.routing.pool.EndpointRegistry;
@@ -29,8 +32,11 @@ public class DashboardManagementContextConfiguration {
 	@Bean
 	RouterFunction<ServerResponse> infergateDashboardRoutes(SnapshotFeed feed, SnapshotAssembler snapshots,
 			EndpointHistory history, WhatIf whatIf, SchedulingProfiles profiles, EndpointRegistry registry,
-			DashboardProperties properties, DashboardJson json, RuntimeChanges changes) {
+			DashboardProperties properties, DashboardJson json, RuntimeChanges changes,
+			ObjectProvider<ReplayRuns> replayRuns) {
+		ReplayRuns replay = replayRuns.getIfAvailable();
 		return DashboardRoutes.of(new DashboardHandlers(feed, snapshots, history, whatIf, profiles, registry,
-				properties.tickInterval(), json), new RuntimeChangeHandlers(changes, json));
+				properties.tickInterval(), json, replay != null), new RuntimeChangeHandlers(changes, json),
+				new ReplayHandlers(replay, profiles, json));
 	}
 }

@@ -55,10 +55,16 @@ public final class DashboardHandlers {
 
 	private final DashboardJson json;
 
+	private final boolean replay;
+
 	private final String page;
 
+	/**
+	 * @param replay whether the Replay view has captured traffic to replay
+	 */
 	public DashboardHandlers(SnapshotFeed feed, SnapshotAssembler snapshots, EndpointHistory history, WhatIf whatIf,
-			SchedulingProfiles profiles, EndpointRegistry registry, Duration tickInterval, DashboardJson json) {
+			SchedulingProfiles profiles, EndpointRegistry registry, Duration tickInterval, DashboardJson json,
+			boolean replay) {
 		this.feed = feed;
 		this.snapshots = snapshots;
 		this.history = history;
@@ -67,6 +73,7 @@ public final class DashboardHandlers {
 		this.registry = registry;
 		this.tickInterval = tickInterval;
 		this.json = json;
+		this.replay = replay;
 		this.page = read("infergate-admin/index.html");
 	}
 
@@ -98,7 +105,10 @@ public final class DashboardHandlers {
 		return json(history.view());
 	}
 
-	/** What does not change while the gateway runs: the profiles, which pool uses which, and the tick. */
+	/**
+	 * What does not change while the gateway runs: the profiles, which pool uses which, the tick, and whether the
+	 * traffic capture is on for the Replay view.
+	 */
 	public Mono<ServerResponse> config(ServerRequest request) {
 		Map<String, ProfileView> byName = new LinkedHashMap<>();
 		for (String name : profiles.names()) {
@@ -110,7 +120,8 @@ public final class DashboardHandlers {
 		for (EndpointPool pool : registry.pools()) {
 			poolProfiles.put(pool.name(), profiles.resolve(pool.profileName()).name());
 		}
-		return json(new ConfigView(byName, poolProfiles, tickInterval.toMillis(), EndpointHistory.SECONDS));
+		return json(new ConfigView(byName, poolProfiles, tickInterval.toMillis(), EndpointHistory.SECONDS,
+				replay));
 	}
 
 	/** Replays the kept decisions of {@code profile} with the weights given as {@code weight.<scorer>=<number>}. */
@@ -182,8 +193,9 @@ public final class DashboardHandlers {
 	 * @param poolProfiles each pool's profile
 	 * @param tickMillis time between snapshots
 	 * @param historySeconds seconds the charts cover
+	 * @param replay whether the traffic capture is on, so the Replay view can replay it
 	 */
 	record ConfigView(Map<String, ProfileView> profiles, Map<String, String> poolProfiles, long tickMillis,
-			int historySeconds) {
+			int historySeconds, boolean replay) {
 	}
 }

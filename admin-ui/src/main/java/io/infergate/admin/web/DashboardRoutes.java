@@ -11,7 +11,8 @@ public final class DashboardRoutes {
 	private DashboardRoutes() {
 	}
 
-	public static RouterFunction<ServerResponse> of(DashboardHandlers handlers, RuntimeChangeHandlers changes) {
+	public static RouterFunction<ServerResponse> of(DashboardHandlers handlers, RuntimeChangeHandlers changes,
+			ReplayHandlers replay) {
 		return RouterFunctions.route()
 			.GET("/admin", handlers::page)
 			.GET("/admin/", handlers::page)
@@ -23,6 +24,11 @@ public final class DashboardRoutes {
 			.GET("/admin/api/changes", changes::list)
 			.POST("/admin/api/profiles/{profile}/weights", changes::applyWeights)
 			.POST("/admin/api/changes/{id}/revert", changes::revert)
+			.GET("/admin/api/replay/captures", replay::captures)
+			.GET("/admin/api/replay/runs", replay::list)
+			.POST("/admin/api/replay/runs", replay::start)
+			.GET("/admin/api/replay/runs/{id}", replay::get)
+			.POST("/admin/api/replay/runs/{id}/cancel", replay::cancel)
 			.add(RouterFunctions.resources("/admin/assets/**", new ClassPathResource("infergate-admin/assets/")))
 			.build();
 	}
