@@ -53,6 +53,8 @@ public final class BenchCommand {
 			  --trace CAPTURE   replay a traffic capture instead of a workload: a capture-*.jsonl.gz file, or a
 			                    directory of them (docs/capture.md); its requests arrive as recorded
 			  --speed X         --trace: arrivals come X times as fast as recorded (default 1)
+			  --open-loop       --trace: every request at its captured time; without it a conversation's next
+			                    turn is sent its captured think time after the previous turn ends in the replay
 			  --cluster FILE    --trace: the pods, from a workload file's cluster: section (default: 8 pods of
 			                    llama-3.1-8b-h100, as bench/workloads/multi-turn-chat.yaml)
 			  --policies LIST   comma-separated profile names, e.g. round-robin,least-request,default
@@ -341,12 +343,18 @@ public final class BenchCommand {
 
 		boolean speedGiven;
 
+		/** --trace: every request at its captured time, conversations' next turns too. */
+		boolean openLoop;
+
 		/** --trace: the cluster's workload file (its cluster: section), or null for the default cluster. */
 		Path cluster;
 
 		/** The capture as a workload, on the --cluster file's cluster or the default one. */
 		Workload traceWorkload() {
 			Trace captured = Trace.read(trace, speed, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE);
+			if (openLoop) {
+				captured.openLoop();
+			}
 			Workload.Cluster pods = (cluster != null) ? WorkloadParser.parseCluster(cluster) : Trace.DEFAULT_CLUSTER;
 			if (engineScheduling != null) {
 				pods = pods.withSchedulingPolicy(engineScheduling);
@@ -372,6 +380,10 @@ public final class BenchCommand {
 				}
 				if (arg.equals("--live")) {
 					options.live = true;
+					continue;
+				}
+				if (arg.equals("--open-loop")) {
+					options.openLoop = true;
 					continue;
 				}
 				if (!List.of("--workload", "--policies", "--out", "--rate", "--ladder", "--seed", "--warmup",
@@ -452,8 +464,8 @@ public final class BenchCommand {
 				if (options.workload != null && options.trace != null) {
 					throw new IllegalArgumentException("give --workload or --trace, not both");
 				}
-				if (options.trace == null && (options.speedGiven || options.cluster != null)) {
-					throw new IllegalArgumentException("--speed and --cluster need --trace");
+				if (options.trace == null && (options.speedGiven || options.cluster != null || options.openLoop)) {
+					throw new IllegalArgumentException("--speed, --cluster and --open-loop need --trace");
 				}
 				if (options.trace != null && (options.rate != null || options.ladder != null || options.seed != null)) {
 					throw new IllegalArgumentException("--rate, --ladder and --seed do not apply to --trace: a trace "

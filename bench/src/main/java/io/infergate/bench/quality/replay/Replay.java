@@ -192,6 +192,9 @@ public final class Replay {
 	/** Builds a capture's requests ahead of the loop; null for other workloads. */
 	private RequestPrefetcher prefetcher;
 
+	/** Where to look for the next captured request that arrives at its own time. */
+	private int nextCapturedArrival;
+
 	/** The host application's properties for every replica's engine context; null in the bench's own process. */
 	private Map<String, String> hostProperties;
 
@@ -418,16 +421,37 @@ public final class Replay {
 		});
 	}
 
-	/** A captured request, at its arrival time; the next is queued when it arrives, so the queue stays short. */
+	/**
+	 * The next captured request that arrives at its own time (not a conversation's follow-up), at that time; the next
+	 * is queued when it arrives, so the queue stays short.
+	 */
 	private void scheduleCapturedArrival(Trace trace) {
-		if (!reserve()) {
+		int index = nextCapturedArrival;
+		while (index < trace.size() && trace.predecessor(index) >= 0) {
+			index++;
+		}
+		if (index >= trace.size()) {
 			return;
 		}
-		schedule(trace.arrivalMicros((int) (reserved - 1)), () -> {
-			RequestPrefetcher.Prepared next = prefetcher.next();
-			send(next.request(), next.promptText(), next.engineTokens(), requests.tenant(issued), FollowUp.NONE);
+		int arriving = index;
+		nextCapturedArrival = arriving + 1;
+		schedule(trace.arrivalMicros(arriving), () -> {
+			sendCaptured(trace, arriving);
 			scheduleCapturedArrival(trace);
 		});
+	}
+
+	/**
+	 * Sends captured request {@code index} now; when it ends, its conversation's next turn, if it has one, is queued
+	 * its think time later.
+	 */
+	private void sendCaptured(Trace trace, int index) {
+		reserve();
+		RequestPrefetcher.Prepared prepared = prefetcher.get(index);
+		int next = trace.follower(index);
+		FollowUp followUp = (next < 0) ? FollowUp.NONE
+				: (endMicros) -> schedule(endMicros + trace.thinkMicros(next), () -> sendCaptured(trace, next));
+		send(prepared.request(), prepared.promptText(), prepared.engineTokens(), trace.tenant(index), followUp);
 	}
 
 	/** A closed-loop client's next independent request, at {@code atMicros}. */

@@ -2,6 +2,7 @@ package io.infergate.bench.quality.trace;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,6 +31,13 @@ import io.infergate.sim.engine.PerfProfile;
  * position. The prompt is sent as one user message. The output length is the tokens the model server reported, else
  * the request's {@code max_tokens}, else {@value #DEFAULT_OUTPUT_TOKENS}. A request keeps its priority; its tenant is
  * the capture's keyed tenant value.
+ * <p>
+ * <b>Conversations.</b> A chat client sends a conversation's whole history with each turn, so a request whose
+ * block-hash chain starts with the whole chain of an earlier, shorter request that had ended before it arrived is
+ * taken as that request's next turn (the longest such earlier request not already followed). A replay sends such a
+ * follow-up its captured think time (its arrival minus the earlier request's end) after the earlier request ends in
+ * the replay, so conversations slow down under a slower policy, as their users would have waited; every other request
+ * arrives at its captured time. {@link #openLoop()} drops the links: every request at its captured time.
  * <p>
  * Requests the gateway turned away before routing (no pool: 400, 401, 403, 404, 413) are left out: no policy routes
  * them. Every routed request goes to the replay's one simulated pool, whatever pool served it; its LoRA adapter is
@@ -72,6 +80,17 @@ public final class Trace {
 
 	private Set<String> servedAdapters = Set.of();
 
+	/** Per request, the earlier request it follows in its conversation, or -1. */
+	private final int[] predecessor;
+
+	/** Per request, the request that follows it in its conversation, or -1. */
+	private final int[] follower;
+
+	/** Per request with a predecessor, virtual µs from the predecessor's end to its arrival. */
+	private final long[] thinkMicros;
+
+	private int followUps;
+
 	private Trace(String name, List<TraceRecord> records, double speed, int skipped) {
 		this.name = name;
 		this.records = records;
@@ -97,6 +116,10 @@ public final class Trace {
 			}
 		}
 		this.defaultedOutputs = defaulted;
+		this.predecessor = new int[records.size()];
+		this.follower = new int[records.size()];
+		this.thinkMicros = new long[records.size()];
+		linkConversations();
 		this.pools = Set.copyOf(seenPools);
 		this.tenantShares = new LinkedHashMap<>();
 		this.tenantPriorities = new HashMap<>();
@@ -146,6 +169,62 @@ public final class Trace {
 		// records are written as requests end: put them in arrival order, file order breaking ties
 		routed.sort(Comparator.comparingLong(TraceRecord::arrivalMs));
 		return new Trace(path.getFileName().toString(), routed, speed, skipped[0]);
+	}
+
+	/**
+	 * Finds each request's previous turn: the latest request ending with a hash of its chain before the last, so its
+	 * whole chain is a strict prefix of this one's, that ended before this one arrived and no other request follows.
+	 * The chain hashes are chained, so one equal hash means an equal prefix.
+	 */
+	private void linkConversations() {
+		Arrays.fill(predecessor, -1);
+		Arrays.fill(follower, -1);
+		Map<Long, Integer> byLastHash = new HashMap<>();
+		for (int j = 0; j < records.size(); j++) {
+			TraceRecord record = records.get(j);
+			long[] chain = record.blocks();
+			for (int m = chain.length - 2; m >= 0; m--) {
+				Integer earlier = byLastHash.get(chain[m]);
+				if (earlier == null) {
+					continue;
+				}
+				TraceRecord previous = records.get(earlier);
+				if (follower[earlier] < 0 && previous.endMs() <= record.arrivalMs()) {
+					predecessor[j] = earlier;
+					follower[earlier] = j;
+					thinkMicros[j] = Math.round((record.arrivalMs() - previous.endMs()) * 1000 / speed);
+					followUps++;
+				}
+				break;
+			}
+			if (chain.length > 0 && !Double.isNaN(record.durationMs())) {
+				byLastHash.put(chain[chain.length - 1], j);
+			}
+		}
+	}
+
+	/** This trace with every request arriving at its captured time, conversations or not. */
+	public Trace openLoop() {
+		Arrays.fill(predecessor, -1);
+		Arrays.fill(follower, -1);
+		Arrays.fill(thinkMicros, 0);
+		followUps = 0;
+		return this;
+	}
+
+	/** The earlier request request {@code index} follows in its conversation, or -1: it arrives at its own time. */
+	public int predecessor(int index) {
+		return predecessor[index];
+	}
+
+	/** The request that follows request {@code index} in its conversation, or -1. */
+	public int follower(int index) {
+		return follower[index];
+	}
+
+	/** How long after its predecessor ends request {@code index} is sent, virtual µs. */
+	public long thinkMicros(int index) {
+		return thinkMicros[index];
 	}
 
 	/**
@@ -218,6 +297,7 @@ public final class Trace {
 				(skipped > 0) ? ", " + skipped + " turned away before routing left out" : "",
 				(defaultedOutputs > 0) ? ", " + defaultedOutputs + " without output or max_tokens sent "
 						+ DEFAULT_OUTPUT_TOKENS + " output tokens" : "",
-				pools);
+				pools) + String.format(Locale.ROOT, ", %d sent as conversations' next turns after their previous "
+						+ "turn ended", followUps);
 	}
 }

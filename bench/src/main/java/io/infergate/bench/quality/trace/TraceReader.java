@@ -160,6 +160,8 @@ public final class TraceReader {
 
 		Long status;
 
+		Double durationMs;
+
 		void read(JsonParser parser, String name, JsonToken value, Path file, long line) {
 			switch (name) {
 				case "v" -> version = number(parser, name, value, file, line);
@@ -174,6 +176,7 @@ public final class TraceReader {
 				case "maxTokens" -> maxTokens = number(parser, name, value, file, line);
 				case "status" -> status = number(parser, name, value, file, line);
 				case "blocks" -> blocks = strings(parser, name, value, file, line);
+				case "durationMs" -> durationMs = decimal(parser, name, value, file, line);
 				default -> parser.skipChildren();
 			}
 		}
@@ -215,7 +218,8 @@ public final class TraceReader {
 			return new TraceRecord(arrivalMs, pool, adapter, tenant, Math.toIntExact(priority),
 					(promptTokens != null) ? saturated(promptTokens) : -1, saturated(blockSizeChars), hashes,
 					(outputTokens != null) ? saturated(outputTokens) : -1,
-					(maxTokens != null) ? saturated(maxTokens) : -1, saturated(status));
+					(maxTokens != null) ? saturated(maxTokens) : -1, saturated(status),
+					(durationMs != null) ? durationMs : Double.NaN);
 		}
 
 		private static int saturated(long value) {
@@ -236,6 +240,20 @@ public final class TraceReader {
 				throw problem(file, line, "'" + name + "' must be a whole number");
 			}
 			return parser.getLongValue();
+		}
+
+		private static Double decimal(JsonParser parser, String name, JsonToken value, Path file, long line) {
+			if (value == JsonToken.VALUE_NULL) {
+				return null;
+			}
+			if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
+				throw problem(file, line, "'" + name + "' must be a number");
+			}
+			double number = parser.getDoubleValue();
+			if (!(number >= 0)) {
+				throw problem(file, line, "'" + name + "' must not be negative");
+			}
+			return number;
 		}
 
 		private static String string(JsonParser parser, String name, JsonToken value, Path file, long line) {

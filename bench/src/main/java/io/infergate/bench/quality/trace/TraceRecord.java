@@ -14,9 +14,15 @@ package io.infergate.bench.quality.trace;
  * @param outputTokens output tokens from the response's usage, or -1
  * @param maxTokens the request's {@code max_tokens}, or -1
  * @param status the HTTP status the client got
+ * @param durationMs arrival to the end of the response, ms; NaN when not recorded
  */
 public record TraceRecord(long arrivalMs, String pool, String adapter, String tenant, int priority, int promptTokens,
-		int blockSizeChars, long[] blocks, int outputTokens, int maxTokens, int status) {
+		int blockSizeChars, long[] blocks, int outputTokens, int maxTokens, int status, double durationMs) {
+
+	/** When it ended, epoch ms; NaN when its duration was not recorded. */
+	public double endMs() {
+		return arrivalMs + durationMs;
+	}
 
 	/** Whether the gateway routed it: only such requests are replayed. */
 	public boolean routed() {

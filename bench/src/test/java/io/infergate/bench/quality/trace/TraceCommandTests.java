@@ -91,7 +91,7 @@ class TraceCommandTests {
 		assertThat(run("--trace", "t.jsonl.gz", "--policies", "default", "--out", "x", "--speed", "0")).isEqualTo(2);
 		assertThat(errors()).isEqualTo("""
 				routing-bench: give --workload or --trace, not both (--help for usage)
-				routing-bench: --speed and --cluster need --trace (--help for usage)
+				routing-bench: --speed, --cluster and --open-loop need --trace (--help for usage)
 				routing-bench: --rate, --ladder and --seed do not apply to --trace: a trace arrives as captured \
 				(scale it with --speed) (--help for usage)
 				routing-bench: --speed expects numbers > 0, got '0' (--help for usage)

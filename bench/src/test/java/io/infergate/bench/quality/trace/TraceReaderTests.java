@@ -101,6 +101,40 @@ class TraceReaderTests {
 		assertThat(first.substring(64, 128)).isNotEqualTo(second.substring(64, 128));
 	}
 
+	private static String turn(long arrivalMs, double durationMs, String... blocks) {
+		return line(arrivalMs, "p", 0, "4").replace("\"blocks\":[\"8c1d00000000ffff\",\"07fe000000000001\"]",
+				"\"blocks\":[\"" + String.join("\",\"", blocks) + "\"]").replace("\"durationMs\":229.5",
+						"\"durationMs\":" + durationMs);
+	}
+
+	@Test
+	void aRequestExtendingAnEndedRequestsWholeChainIsItsConversationsNextTurn() throws IOException {
+		String a = "000000000000000a";
+		String b = "000000000000000b";
+		String c = "000000000000000c";
+		String d = "000000000000000d";
+		Path file = plain("c.jsonl",
+				// written as they end: the first turn ends at 1,500 ms
+				turn(1000, 500, a, b),
+				// another conversation sharing only the first block: no link
+				turn(1200, 100, a, d),
+				// the next turn, 700 ms after the first ended
+				turn(2200, 900, a, b, c),
+				// extends the first turn too, but that one is followed already; and the second turn had not ended
+				turn(2500, 100, a, b, c, d));
+
+		Trace trace = Trace.read(file, 2, Long.MIN_VALUE, Long.MAX_VALUE, 10);
+
+		assertThat(trace.predecessor(0)).isEqualTo(-1);
+		assertThat(trace.predecessor(1)).isEqualTo(-1);
+		assertThat(trace.predecessor(2)).isZero();
+		assertThat(trace.follower(0)).isEqualTo(2);
+		assertThat(trace.thinkMicros(2)).isEqualTo(350_000);
+		assertThat(trace.predecessor(3)).isEqualTo(-1);
+		assertThat(trace.toString()).contains("1 sent as conversations' next turns");
+		assertThat(trace.openLoop().predecessor(2)).isEqualTo(-1);
+	}
+
 	@Test
 	void aWindowKeepsOnlyItsArrivals() throws IOException {
 		Path file = plain("c.jsonl", line(1000, "p", 0, "1"), line(2000, "p", 0, "1"), line(3000, "p", 0, "1"));

@@ -47,6 +47,31 @@ class TraceReplayTests {
 	Path dir;
 
 	@Test
+	void aConversationsNextTurnIsSentItsThinkTimeAfterThePreviousTurnEndsInTheReplay() throws IOException {
+		String line = "{\"v\":1,\"arrivalMs\":%d,\"pool\":\"p\",\"tenant\":\"00000000000000aa\",\"priority\":0,"
+				+ "\"promptTokens\":%d,\"blockSizeChars\":64,\"blocks\":[%s],\"outputTokens\":50,\"status\":200,"
+				+ "\"durationMs\":%s}";
+		String first = "\"0000000000000001\",\"0000000000000002\"";
+		Path file = java.nio.file.Files.writeString(dir.resolve("c.jsonl"), String.join("\n",
+				line.formatted(1000, 40, first, "100"),
+				// 400 ms of thinking after the first turn ended at 1,100 ms
+				line.formatted(1500, 80, first + ",\"0000000000000003\"", "100"),
+				// arrives on its own
+				line.formatted(1600, 20, "", "100")));
+		Workload workload = Trace.read(file, 1, Long.MIN_VALUE, Long.MAX_VALUE, 10)
+			.workload(Trace.DEFAULT_CLUSTER, 0, false);
+
+		RunResult run = new Replay(workload, "round-robin", Double.NaN, Replay.Progress.NONE).run();
+
+		List<io.infergate.bench.quality.replay.RequestRecord> records = run.measured();
+		assertThat(records).hasSize(3);
+		// sent in the order they arrive in the replay: the lone request at 600 ms, then the second turn
+		assertThat(records.get(0).arrivalMicros()).isZero();
+		assertThat(records.get(1).arrivalMicros()).isEqualTo(600_000);
+		assertThat(records.get(2).arrivalMicros()).isEqualTo(records.get(0).finishMicros() + 400_000);
+	}
+
+	@Test
 	void aCapturedWorkloadReplaysWithTheOriginalsHitRatesAndTtft() throws IOException {
 		Path file = dir.resolve("capture-synthetic.jsonl.gz");
 		SynthesizeTraceCommand.write(WORKLOAD, 120, WORKLOAD.totalRequests(), 1_800_000_000_000L, file);
