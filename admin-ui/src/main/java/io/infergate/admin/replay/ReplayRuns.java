@@ -1,6 +1,8 @@
 package io.infergate.admin.replay;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -72,7 +74,7 @@ public interface ReplayRuns {
 	record Choice(String label, String profile, Map<String, Double> weights) {
 
 		public Choice {
-			weights = Map.copyOf(weights);
+			weights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
 		}
 	}
 
