@@ -235,15 +235,17 @@ public final class BenchCommand {
 	}
 
 	private int live(Options options, String[] args) {
-		if (options.trace != null) {
-			return usageError("--live replays a workload file; --trace is not supported");
-		}
 		Workload workload;
 		try {
-			workload = options.apply(WorkloadParser.parse(options.workload));
+			workload = (options.trace != null) ? options.traceWorkload()
+					: options.apply(WorkloadParser.parse(options.workload));
 		}
 		catch (WorkloadException ex) {
-			return usageError("workload " + options.workload + ": " + ex.getMessage());
+			return usageError(((options.trace != null) ? "cluster " + options.cluster
+					: "workload " + options.workload) + ": " + ex.getMessage());
+		}
+		catch (TraceException ex) {
+			return usageError("trace " + ex.getMessage());
 		}
 		if (options.gateways != null && options.gateways.size() != 1) {
 			return usageError("--live runs one --gateways count at a time");

@@ -14,16 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.infergate.bench.quality.replay.Replay;
 import io.infergate.bench.quality.replay.RequestRecord;
 import io.infergate.bench.quality.replay.RunResult;
+import io.infergate.bench.quality.trace.Trace;
 import io.infergate.bench.quality.workload.BenchRequest;
 import io.infergate.bench.quality.workload.Workload;
 import io.infergate.bench.quality.workload.WorkloadRequests;
@@ -118,7 +115,10 @@ final class LiveReplay {
 		WorkloadRequests requests = new WorkloadRequests(workload);
 		PodCounters atStart = PodCounters.read(client, pods);
 		startNanos = System.nanoTime();
-		if (requests.conversational()) {
+		if (workload.shape() instanceof Workload.Captured captured) {
+			new CapturedTraffic(captured.trace()).run();
+		}
+		else if (requests.conversational()) {
 			new Conversations(requests).run();
 		}
 		else {
@@ -226,13 +226,7 @@ final class LiveReplay {
 		/** Model µs at which conversations start, from the start of the run. */
 		private final long[] startMicros;
 
-		private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "live-conversations");
-			thread.setDaemon(true);
-			return thread;
-		});
-
-		private final CompletableFuture<Void> done = new CompletableFuture<>();
+		private final LiveScheduler scheduler = new LiveScheduler("live-conversations");
 
 		/** Requests spoken for: sent, or a next turn scheduled. */
 		private int reserved;
@@ -257,19 +251,7 @@ final class LiveReplay {
 
 		void run() throws IOException, InterruptedException {
 			scheduleNextStart();
-			try {
-				done.get();
-			}
-			catch (ExecutionException ex) {
-				Throwable failure = ex.getCause();
-				if (failure instanceof UncheckedIOException io) {
-					throw io.getCause();
-				}
-				throw (failure instanceof RuntimeException runtime) ? runtime : new IllegalStateException(failure);
-			}
-			finally {
-				scheduler.shutdownNow();
-			}
+			scheduler.await();
 		}
 
 		private void scheduleNextStart() {
@@ -322,20 +304,91 @@ final class LiveReplay {
 
 		private void endIfIdle() {
 			if (!starting && active == 0) {
-				done.complete(null);
+				scheduler.finish();
 			}
 		}
 
-		/** Runs {@code action} on the scheduler thread at {@code dueNanos}; a failure ends the replay with it. */
 		private void at(long dueNanos, Runnable action) {
-			scheduler.schedule(() -> {
-				try {
-					action.run();
-				}
-				catch (RuntimeException | Error ex) {
-					done.completeExceptionally(ex);
-				}
-			}, Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			scheduler.at(dueNanos, action);
+		}
+	}
+
+	/**
+	 * The requests of a capture: each that arrives at its own time is sent at its arrival ÷ the time scale; a
+	 * conversation's next turn is sent its think time ÷ the time scale after the previous turn's response ended
+	 * ({@link Trace}).
+	 */
+	private final class CapturedTraffic {
+
+		private final Trace trace;
+
+		private final LiveScheduler scheduler = new LiveScheduler("live-capture");
+
+		private int nextArrival;
+
+		/** Requests sent whose response has not ended, plus conversations' next turns waiting to be sent. */
+		private int pending;
+
+		private boolean arriving = true;
+
+		CapturedTraffic(Trace trace) {
+			this.trace = trace;
+		}
+
+		void run() throws IOException, InterruptedException {
+			scheduler.at(System.nanoTime(), this::scheduleNextArrival);
+			scheduler.await();
+		}
+
+		private void scheduleNextArrival() {
+			int index = nextArrival;
+			while (index < trace.size() && trace.predecessor(index) >= 0) {
+				index++;
+			}
+			if (index >= trace.size()) {
+				arriving = false;
+				endIfIdle();
+				return;
+			}
+			int arrival = index;
+			nextArrival = arrival + 1;
+			pending++;
+			scheduler.at(wallNanos(trace.arrivalMicros(arrival)), () -> {
+				send(arrival);
+				scheduleNextArrival();
+			});
+		}
+
+		private void send(int index) {
+			try {
+				issue(trace.request(index), -1, -1).whenComplete((record, failure) -> {
+					long endedNanos = System.nanoTime();
+					scheduler.at(endedNanos, () -> ended(index, endedNanos));
+				});
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+
+		private void ended(int index, long endedNanos) {
+			int next = trace.follower(index);
+			if (next >= 0) {
+				pending++;
+				scheduler.at(endedNanos + Math.round(trace.thinkMicros(next) * 1000 / timeScale), () -> send(next));
+			}
+			pending--;
+			endIfIdle();
+		}
+
+		private void endIfIdle() {
+			if (!arriving && pending == 0) {
+				scheduler.finish();
+			}
 		}
 	}
 

@@ -73,8 +73,9 @@ public final class LiveRun {
 		if (workload.arrival().type() == Workload.Arrival.Type.CLOSED_LOOP) {
 			return "--live replays Poisson arrivals; closed-loop arrival is not supported";
 		}
-		if (workload.arrival().type() != Workload.Arrival.Type.POISSON) {
-			return "--live replays Poisson arrivals only";
+		if (workload.arrival().type() == Workload.Arrival.Type.TRACE) {
+			return workload.tenants().isEmpty() ? null
+					: "--live sends every request without an API key; a capture of several tenants is not supported";
 		}
 		if (workload.arrival().rates().size() != 1) {
 			return "--live replays one rate at a time; give the workload one rate (or --rate R)";
@@ -139,7 +140,11 @@ public final class LiveRun {
 				+ "issue order. Times below are model time (wall × time scale). The prediction is the virtual-time "
 				+ "replay of the same workload, policy and number of gateways. Engine scheduling %s%s.%n%n",
 				workload.cluster().pods(), timeScale, timeScale, workload.gateways(),
-				new WorkloadRequests(workload).conversational()
+				(workload.shape() instanceof Workload.Captured captured)
+						? "captured requests sent at their arrival times, and each conversation's next turn its "
+								+ "captured think time after the previous reply ended, all ÷ the time scale ("
+								+ captured.trace() + ")"
+						: new WorkloadRequests(workload).conversational()
 						? "conversations start at the workload's Poisson times at rate / turns, and each next turn "
 								+ "(with its conversation's x-session-id) goes out its think time after the previous "
 								+ "reply ended, all ÷ the time scale"

@@ -116,6 +116,44 @@ class LiveConversationTests {
 	}
 
 	@Test
+	void aCaptureOfALiveRunReplaysLiveItsConversationsClosedLoop() throws Exception {
+		Workload workload = WorkloadParser.parse(WORKLOAD);
+		Path captures = dir.resolve("captures");
+		try (LocalCluster cluster = LocalCluster.start(workload, Policy.parse("session"), 1, TIME_SCALE, simJar,
+				gatewayJar, dir.resolve("logs"), captures)) {
+			new LiveReplay(workload, "session", 6, TIME_SCALE, cluster.gateways(), cluster.pods()).run();
+		}
+		Path out = dir.resolve("out");
+		Path again = dir.resolve("again");
+		ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+		ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+
+		int exit = new BenchCommand(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+				new PrintStream(stderr, true, StandardCharsets.UTF_8), false)
+			.run(new String[] { "--live", "--trace", captures.resolve("gateway-0").toString(), "--cluster",
+					writeWorkload().toString(), "--policies", "least-request", "--out", out.toString(),
+					"--time-scale", "1", "--sim-jar", simJar.toString(), "--gateway-jar", gatewayJar.toString(),
+					"--capture", again.toString() });
+
+		assertThat(exit).as(stderr.toString(StandardCharsets.UTF_8)).isZero();
+		String report = Files.readString(out.resolve("report.md"));
+		// the three turns of six conversations: twelve later turns sent after their previous turn ended
+		assertThat(report).contains("captured requests sent at their arrival times")
+			.contains("18 routed requests")
+			.contains("12 sent as conversations' next turns")
+			.contains("| least-request | failed | 0 | 0 | |");
+		long records = 0;
+		for (Path file : captureFiles(again)) {
+			records += gzipLines(file);
+		}
+		assertThat(records).isEqualTo(18);
+	}
+
+	private Path writeWorkload() throws IOException {
+		return Files.writeString(dir.resolve("cluster.yaml"), WORKLOAD);
+	}
+
+	@Test
 	void aLiveRunWithCaptureReportsConversationsKeptAndWhereTheCapturesAre() throws IOException {
 		Path workload = dir.resolve("live-conversations.yaml");
 		Files.writeString(workload, WORKLOAD);
