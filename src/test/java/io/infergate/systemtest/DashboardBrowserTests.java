@@ -271,6 +271,20 @@ class DashboardBrowserTests {
 		browser.screenshot("configuration-version");
 	}
 
+	@Test
+	void withoutTheCaptureTheReplayViewSaysHowToTurnItOn() {
+		browser.driver.get(gateway.management("/admin#replay"));
+
+		WebElement unavailable = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("#replay-unavailable:not([hidden])")).stream()
+				.findFirst()
+				.orElse(null));
+
+		assertThat(unavailable.getText()).contains("--infergate.capture.enabled=true", "enabled: true");
+		assertThat(browser.driver.findElement(By.id("replay-available")).isDisplayed()).isFalse();
+		browser.screenshot("replay-without-capture");
+	}
+
 	/** Types {@code weight} into the what-if view's number field of {@code scorer}, once the view shows it. */
 	private void setWhatIfWeight(String scorer, String weight) {
 		WebElement field = browser.waitUpTo(WAIT)
