@@ -33,6 +33,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * 2 + 2 for the load scorers, which tie on idle pods) keeps a conversation on the pod of its first turn once the
  * gateway knows its {@code x-session-id}. Without the header every later turn would go to either pod (ties are
  * broken at random): all twelve kept by chance is one in 4,096.
+ * <p>
+ * It runs with the system tests, after the gateway jar is packaged: the gateway module depends on the bench module,
+ * so the bench's own tests run before that jar exists.
  */
 class LiveConversationTests {
 
