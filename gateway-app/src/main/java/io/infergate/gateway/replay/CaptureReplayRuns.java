@@ -40,9 +40,10 @@ import io.infergate.routing.scheduling.config.SchedulingProfiles;
  * H100s) with the gateway's own flow-control defaults, each replay's engine built from the running gateway's
  * scheduling configuration ({@link EngineProperties}) and hosted so that it reads nothing else of the gateway's.
  * <p>
- * Runs go one at a time on one daemon thread of the lowest priority, which works at most {@code cpu-share} of one
- * core ({@link DutyCycle}), pacing the copy and every replay; reading the copy and starting each replay's engine
- * are not paced. The latest {@value #KEPT} runs are kept. The thread's INFO lines are kept out of the gateway's log
+ * Runs go one at a time on one daemon thread of the lowest priority, in a thread group of its own; the threads of
+ * that group (the run's, and the bench's request builder it starts) use at most {@code cpu-share} of one core
+ * ({@link DutyCycle}), pacing the copy and every replay; reading the copy and starting each replay's engine are not
+ * paced, but what they use counts against the next slice. The latest {@value #KEPT} runs are kept. The thread's INFO lines are kept out of the gateway's log
  * ({@link ReplayThreadLogs}).
  */
 final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
@@ -78,8 +79,10 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 		this.profiles = profiles;
 		this.environment = environment;
 		this.clock = clock;
+		// a group of its own: the threads a replay starts join it, and the duty cycle counts their CPU
+		ThreadGroup group = new ThreadGroup("infergate-replay");
 		this.worker = Executors.newSingleThreadExecutor((task) -> {
-			Thread thread = new Thread(task, "infergate-replay");
+			Thread thread = new Thread(group, task, "infergate-replay");
 			thread.setDaemon(true);
 			thread.setPriority(Thread.MIN_PRIORITY);
 			unquiet = ReplayThreadLogs.quiet(thread);

@@ -1,18 +1,24 @@
 package io.infergate.gateway.replay;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 
 import io.infergate.bench.quality.replay.Replay;
 
 /**
- * Keeps a replay's thread to a share of one core: after each {@value #SLICE_MILLIS} ms of work it sleeps so long that
- * work over work and sleep is the share (20 ms of work, then 20 ms of sleep at 0.5). The replay calls it for every
- * request that ends; it also counts them, and stops the replay when asked to.
+ * Keeps a replay to a share of one core: every {@value #SLICE_MILLIS} ms it adds up the CPU time the threads of the
+ * replay's thread group used since the last check (the run's thread, and those it starts, such as the bench's
+ * request builder) and sleeps so long that CPU time over wall time is the share (at 0.5, 20 ms of one busy thread
+ * is followed by 20 ms of sleep). Where the JVM cannot measure a thread's CPU time, the run's wall time stands for it.
+ * The replay calls it for every request that ends; it also counts them, and stops the replay when asked to.
  */
 final class DutyCycle implements Replay.Progress {
 
 	static final long SLICE_MILLIS = 20;
+
+	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
 	private final double share;
 
@@ -20,7 +26,11 @@ final class DutyCycle implements Replay.Progress {
 
 	private final Runnable requestEnded;
 
-	private long sliceStartNanos = System.nanoTime();
+	private final boolean measuresCpu = THREADS.isThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
+
+	private long checkedAtNanos = System.nanoTime();
+
+	private long cpuNanos = -1;
 
 	/**
 	 * @param share of one core, in (0, 1]
@@ -39,23 +49,47 @@ final class DutyCycle implements Replay.Progress {
 		pace();
 	}
 
-	/** Sleeps when a slice of work is over; throws {@link CancellationException} once the run is to stop. */
+	/** Sleeps when a slice is over; throws {@link CancellationException} once the run is to stop. */
 	void pace() {
 		if (cancelled.getAsBoolean()) {
 			throw new CancellationException("stopped on request");
 		}
-		long workedNanos = System.nanoTime() - sliceStartNanos;
-		if (share >= 1 || workedNanos < SLICE_MILLIS * 1_000_000) {
+		long now = System.nanoTime();
+		long elapsedNanos = now - checkedAtNanos;
+		if (share >= 1 || elapsedNanos < SLICE_MILLIS * 1_000_000) {
 			return;
 		}
-		long sleepNanos = (long) (workedNanos * (1 - share) / share);
-		try {
-			Thread.sleep(sleepNanos / 1_000_000, (int) (sleepNanos % 1_000_000));
+		long cpu = groupCpuNanos();
+		long usedNanos = (cpuNanos < 0 || cpu < 0) ? elapsedNanos : cpu - cpuNanos;
+		long sleepNanos = (long) (usedNanos / share) - elapsedNanos;
+		if (sleepNanos > 0) {
+			try {
+				Thread.sleep(sleepNanos / 1_000_000, (int) (sleepNanos % 1_000_000));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new CancellationException("interrupted");
+			}
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new CancellationException("interrupted");
+		checkedAtNanos = System.nanoTime();
+		cpuNanos = groupCpuNanos();
+	}
+
+	/** The CPU time of the live threads of this thread's group, or -1 when it cannot be measured. */
+	private long groupCpuNanos() {
+		if (!measuresCpu) {
+			return -1;
 		}
-		sliceStartNanos = System.nanoTime();
+		ThreadGroup group = Thread.currentThread().getThreadGroup();
+		Thread[] threads = new Thread[group.activeCount() + 4];
+		int count = group.enumerate(threads, false);
+		long total = 0;
+		for (int i = 0; i < count; i++) {
+			long nanos = THREADS.getThreadCpuTime(threads[i].getId());
+			if (nanos > 0) {
+				total += nanos;
+			}
+		}
+		return total;
 	}
 }
