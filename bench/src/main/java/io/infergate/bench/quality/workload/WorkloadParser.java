@@ -41,9 +41,12 @@ public final class WorkloadParser {
 	}
 
 	public static Workload parse(Path file) {
-		String text;
+		return parse(read(file));
+	}
+
+	private static String read(Path file) {
 		try {
-			text = Files.readString(file, StandardCharsets.UTF_8);
+			return Files.readString(file, StandardCharsets.UTF_8);
 		}
 		catch (NoSuchFileException ex) {
 			throw new WorkloadException("no such file");
@@ -51,38 +54,10 @@ public final class WorkloadParser {
 		catch (IOException ex) {
 			throw new WorkloadException("cannot read: " + ex.getMessage());
 		}
-		return parse(text);
 	}
 
-	/**
-	 * The cluster of a workload file: its {@code cluster:} section, read as a workload's; the file's other keys are
-	 * not read, so a whole workload file serves as well as one holding only the cluster.
-	 */
-	public static Cluster parseCluster(Path file) {
-		String text;
-		try {
-			text = Files.readString(file, StandardCharsets.UTF_8);
-		}
-		catch (NoSuchFileException ex) {
-			throw new WorkloadException("no such file");
-		}
-		catch (IOException ex) {
-			throw new WorkloadException("cannot read: " + ex.getMessage());
-		}
-		Object root;
-		try {
-			root = new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
-		}
-		catch (YAMLException ex) {
-			throw new WorkloadException("not valid YAML: " + ex.getMessage().replace('\n', ' '));
-		}
-		if (root == null) {
-			throw new WorkloadException("the file is empty");
-		}
-		return cluster(Section.of("", root).section("cluster"));
-	}
-
-	public static Workload parse(String yamlText) {
+	/** The file's top-level YAML node; never null. */
+	private static Object load(String yamlText) {
 		Object root;
 		try {
 			root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yamlText);
@@ -93,7 +68,19 @@ public final class WorkloadParser {
 		if (root == null) {
 			throw new WorkloadException("the file is empty");
 		}
-		Section top = Section.of("", root);
+		return root;
+	}
+
+	/**
+	 * The cluster of a workload file: its {@code cluster:} section, read as a workload's; the file's other keys are
+	 * not read, so a whole workload file serves as well as one holding only the cluster.
+	 */
+	public static Cluster parseCluster(Path file) {
+		return cluster(Section.of("", load(read(file))).section("cluster"));
+	}
+
+	public static Workload parse(String yamlText) {
+		Section top = Section.of("", load(yamlText));
 		String name = top.string("name", null);
 		long seed = top.longValue("seed", 42);
 		Cluster cluster = cluster(top.section("cluster"));
