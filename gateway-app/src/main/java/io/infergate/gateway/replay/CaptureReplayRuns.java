@@ -176,6 +176,11 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 			logger.warn("Dashboard replay #" + run.id + " failed: " + problem);
 			run.end(State.FAILED, problem, clock);
 		}
+		catch (Error ex) {
+			// out of memory, say: the run ends as failed, and the error goes on
+			run.end(State.FAILED, ex.toString(), clock);
+			throw ex;
+		}
 	}
 
 	/** The window's trace, read from a copy of its lines that is gone once read. */
@@ -200,9 +205,10 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 				trace = Trace.read(copy, 1.0, fromMs, toMs, limits.maxRequests());
 			}
 			catch (TraceException ex) {
-				throw new TraceException(ex.getMessage().replace(copy.toString(), "the window")
-					+ (ex.getMessage().contains("routed requests in the window")
-							? " (infergate.management.dashboard.replay.max-requests): narrow the window" : ""));
+				throw new TraceException(ex.getMessage().contains("routed requests in the window")
+						? "the window holds more than " + limits.maxRequests() + " routed requests (infergate.management."
+								+ "dashboard.replay.max-requests): narrow it"
+						: ex.getMessage().replace(copy.toString(), "the window's copy"));
 			}
 			run.trace = String.format(Locale.ROOT, "%,d routed requests from %d capture file%s, arriving over %.1f s",
 					trace.size(), files.size(), (files.size() == 1) ? "" : "s", trace.spanMicros() / 1e6);

@@ -85,8 +85,10 @@ class DashboardReplayTests {
 				.counter()
 				.count() == REQUESTS);
 
-			JsonNode listed = JSON.readTree(Http.getAsAdmin(GatewayContexts.managementUrl(gateway,
-					"/admin/api/replay/captures")).body());
+			// the writer flushes once its queue is empty, just after counting the last record
+			JsonNode listed = await().until(() -> JSON.readTree(Http.getAsAdmin(GatewayContexts.managementUrl(gateway,
+					"/admin/api/replay/captures")).body()), (captures) -> captures.path("captures").path(0)
+						.path("records").asLong() == REQUESTS);
 			assertThat(listed.path("captures")).hasSize(1);
 			JsonNode file = listed.path("captures").get(0);
 			assertThat(file.path("routedRecords").asLong()).as(listed.toString()).isEqualTo(REQUESTS);
