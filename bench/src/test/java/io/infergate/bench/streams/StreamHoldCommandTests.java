@@ -30,8 +30,13 @@ class StreamHoldCommandTests {
 			assertThat(status).isZero();
 			assertThat(out).contains("OPEN 6\n").contains("streams 6 complete 6 failed 0");
 			String gaps = out.lines().filter((line) -> line.startsWith("gap_ms")).findFirst().orElseThrow();
-			double p50 = Double.parseDouble(gaps.split(" ")[2]);
-			assertThat(p50).isBetween(5.0, 60.0);
+			String[] figures = gaps.split(" ");
+			double p50 = Double.parseDouble(figures[2]);
+			double p90 = Double.parseDouble(figures[4]);
+			// on a loaded machine consecutive events can arrive in one read, a gap of about 0, pulling the median
+			// below the step; the slower gaps still show it
+			assertThat(p50).isLessThanOrEqualTo(60.0);
+			assertThat(p90).isBetween(5.0, 120.0);
 		}
 	}
 
