@@ -14,8 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * Gzip-compressed JSON Lines files {@code capture-<UTC timestamp>-<n>.jsonl.gz} in one directory, {@code n}
@@ -96,19 +94,7 @@ final class RotatingCaptureFiles implements CaptureFiles {
 		files++;
 		Path file = directory.resolve("capture-" + TIMESTAMP.format(openedAt) + "-" + files + ".jsonl.gz");
 		counted = new CountingStream(Files.newOutputStream(file, StandardOpenOption.CREATE_NEW));
-		writer = new OutputStreamWriter(new FastGzipStream(counted), StandardCharsets.UTF_8);
-	}
-
-	/**
-	 * Gzip at deflate's fastest level: a record is mostly keyed hashes, which no level compresses much, and the
-	 * capture's writer shares the gateway's cores.
-	 */
-	private static final class FastGzipStream extends GZIPOutputStream {
-
-		FastGzipStream(OutputStream out) throws IOException {
-			super(out, 8192, true);
-			def.setLevel(Deflater.BEST_SPEED);
-		}
+		writer = new OutputStreamWriter(new FastGzipOutputStream(counted, 8192, true), StandardCharsets.UTF_8);
 	}
 
 	/** Counts the compressed bytes on their way to the file. */

@@ -6,8 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
+
+import io.infergate.gateway.capture.FastGzipOutputStream;
 
 /**
  * The captured lines of a window, copied into one file of their own before a run reads them, so that the run sees
@@ -28,7 +28,7 @@ final class WindowSnapshot {
 	 * @param pace called after every line, to pace the copy
 	 */
 	static void write(List<Path> files, long fromMs, long toMs, Path target, Runnable pace) throws IOException {
-		try (OutputStream out = new FastGzip(Files.newOutputStream(target))) {
+		try (OutputStream out = new FastGzipOutputStream(Files.newOutputStream(target), 1 << 16, false)) {
 			for (Path file : files) {
 				CaptureLines.read(file, (line) -> {
 					long arrivalMs = CaptureLines.arrivalMs(line);
@@ -44,15 +44,6 @@ final class WindowSnapshot {
 					pace.run();
 				});
 			}
-		}
-	}
-
-	/** Gzip at its fastest level: the copy lives only until the run has read it. */
-	private static final class FastGzip extends GZIPOutputStream {
-
-		FastGzip(OutputStream out) throws IOException {
-			super(out, 1 << 16);
-			def.setLevel(Deflater.BEST_SPEED);
 		}
 	}
 }
