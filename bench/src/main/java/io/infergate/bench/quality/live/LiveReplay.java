@@ -341,16 +341,12 @@ final class LiveReplay {
 		}
 
 		private void scheduleNextArrival() {
-			int index = nextArrival;
-			while (index < trace.size() && trace.predecessor(index) >= 0) {
-				index++;
-			}
-			if (index >= trace.size()) {
+			int arrival = trace.nextArrival(nextArrival);
+			if (arrival < 0) {
 				arriving = false;
 				endIfIdle();
 				return;
 			}
-			int arrival = index;
 			nextArrival = arrival + 1;
 			pending++;
 			scheduler.at(wallNanos(trace.arrivalMicros(arrival)), () -> {

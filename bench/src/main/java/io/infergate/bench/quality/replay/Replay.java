@@ -426,14 +426,10 @@ public final class Replay {
 	 * is queued when it arrives, so the queue stays short.
 	 */
 	private void scheduleCapturedArrival(Trace trace) {
-		int index = nextCapturedArrival;
-		while (index < trace.size() && trace.predecessor(index) >= 0) {
-			index++;
-		}
-		if (index >= trace.size()) {
+		int arriving = trace.nextArrival(nextCapturedArrival);
+		if (arriving < 0) {
 			return;
 		}
-		int arriving = index;
 		nextCapturedArrival = arriving + 1;
 		schedule(trace.arrivalMicros(arriving), () -> {
 			sendCaptured(trace, arriving);

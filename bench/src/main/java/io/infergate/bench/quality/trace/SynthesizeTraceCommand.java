@@ -146,9 +146,6 @@ public final class SynthesizeTraceCommand {
 
 	/** A value keyed with the secret: a bijection of the 64-bit value, as 16 hex digits. */
 	private static String keyed(long key, long value) {
-		long z = value ^ key;
-		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-		z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-		return HEX.toHexDigits(z ^ (z >>> 31));
+		return HEX.toHexDigits(WorkloadRequests.mix(value ^ key));
 	}
 }

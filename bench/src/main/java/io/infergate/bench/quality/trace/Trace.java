@@ -212,6 +212,19 @@ public final class Trace {
 		return this;
 	}
 
+	/**
+	 * The first request from {@code index} on that arrives at its own time rather than as a conversation's next turn,
+	 * or -1 when none is left.
+	 */
+	public int nextArrival(int index) {
+		for (int i = index; i < predecessor.length; i++) {
+			if (predecessor[i] < 0) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
 	/** The earlier request request {@code index} follows in its conversation, or -1: it arrives at its own time. */
 	public int predecessor(int index) {
 		return predecessor[index];

@@ -252,7 +252,7 @@ public final class WorkloadRequests {
 	}
 
 	/** SplitMix64's finalizer: spreads nearby seeds over unrelated streams. */
-	static long mix(long z) {
+	public static long mix(long z) {
 		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
 		z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
 		return z ^ (z >>> 31);
