@@ -35,7 +35,9 @@ class ReplayBrowserTests {
 		Path captures = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "replay-captures-");
 		gateway = GatewayProcess.start("replay", "--infergate.capture.enabled=true",
 				"--infergate.capture.directory=" + captures.toAbsolutePath(),
-				"--infergate.management.dashboard.replay.cpu-share=0.05");
+				"--infergate.management.dashboard.replay.cpu-share=0.05",
+				// the machine running the tests is busy: the run is not to wait for it to calm down
+				"--infergate.management.dashboard.replay.yield-above=1");
 		browser = Browser.start();
 		browser.authorize(GatewayProcess.basicCredentials());
 	}

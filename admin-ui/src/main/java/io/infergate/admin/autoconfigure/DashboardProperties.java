@@ -12,6 +12,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -31,10 +32,15 @@ public record DashboardProperties(
 	 *
 	 * @param maxRequests Routed requests one replay run reads and replays at most; a window holding more fails the
 	 * run. Bounds the run's memory.
-	 * @param cpuShare Share of one CPU core a replay run's thread uses at most, greater than 0 and at most 1: after
-	 * each slice of work it sleeps in proportion.
+	 * @param cpuShare Share of one CPU core a replay run's process uses at most (its JIT compiler and garbage
+	 * collector included), greater than 0 and at most 1: after each slice of work it sleeps in proportion.
+	 * @param maxHeap Heap of a replay run's process at most; a run that needs more fails and says so.
+	 * @param yieldAbove Share of all the machine's processors' time that everything else may use before a replay
+	 * run waits for it to drop, from 0 to 1 (1: never waits); read from Linux's {@code /proc/stat}.
 	 */
 	public record Replay(@DefaultValue("200000") @Positive int maxRequests,
-			@DefaultValue("0.5") @DecimalMin(value = "0", inclusive = false) @DecimalMax("1") double cpuShare) {
+			@DefaultValue("0.5") @DecimalMin(value = "0", inclusive = false) @DecimalMax("1") double cpuShare,
+			@DefaultValue("1GB") @NotNull DataSize maxHeap,
+			@DefaultValue("0.5") @DecimalMin("0") @DecimalMax("1") double yieldAbove) {
 	}
 }

@@ -7,13 +7,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.infergate.gateway.replay.ReplayWorkerCommand;
+
 /**
  * The commands the gateway jar runs instead of starting the gateway, chosen by the first argument before Spring
  * starts. A new command is one {@link GatewayCommand} added to {@link #BUILT_IN}.
  */
 public final class GatewayCommands {
 
-	static final List<GatewayCommand> BUILT_IN = List.of(new HashApiKeyCommand(), new HashPasswordCommand());
+	static final List<GatewayCommand> BUILT_IN = List.of(new HashApiKeyCommand(), new HashPasswordCommand(),
+			new ReplayWorkerCommand());
 
 	private final Map<String, GatewayCommand> byName = new LinkedHashMap<>();
 

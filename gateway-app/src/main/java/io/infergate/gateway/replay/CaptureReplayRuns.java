@@ -1,7 +1,9 @@
 package io.infergate.gateway.replay;
 
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -12,11 +14,9 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -26,29 +26,26 @@ import org.springframework.core.env.Environment;
 
 import io.infergate.admin.autoconfigure.DashboardProperties;
 import io.infergate.admin.replay.ReplayRuns;
-import io.infergate.bench.quality.replay.Replay;
-import io.infergate.bench.quality.replay.RunResult;
-import io.infergate.bench.quality.trace.Trace;
-import io.infergate.bench.quality.trace.TraceException;
-import io.infergate.bench.quality.workload.Workload;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 
 /**
- * The dashboard's replays of the traffic capture, with the bench's virtual-time replay: a run copies the window's
- * captured lines ({@link WindowSnapshot}), reads them as a trace of at most {@code max-requests} routed requests,
- * and replays it once per choice, in turn, on the bench's default cluster (8 simulated vLLM pods of Llama 3.1 8B on
- * H100s) with the gateway's own flow-control defaults, each replay's engine built from the running gateway's
- * scheduling configuration ({@link EngineProperties}) and hosted so that it reads nothing else of the gateway's.
+ * The dashboard's replays of the traffic capture, with the bench's virtual-time replay, each run in a process of
+ * its own ({@link ReplayProcess}, {@link ReplayWorkerCommand}): the run copies the window's captured lines, reads
+ * them as a trace of at most {@code max-requests} routed requests, and replays it once per choice, in turn, on the
+ * bench's default cluster (8 simulated vLLM pods of Llama 3.1 8B on H100s) with the gateway's own flow-control
+ * defaults, each replay's engine built from the running gateway's scheduling configuration
+ * ({@link EngineProperties}). The process keeps to {@code cpu-share} of one core, runs at the lowest scheduling
+ * priority and has a heap of at most {@code max-heap}, so the request path keeps the gateway's cores and memory.
  * <p>
- * Runs go one at a time on one daemon thread of the lowest priority, in a thread group of its own; the threads of
- * that group (the run's, and the bench's request builder it starts) use at most {@code cpu-share} of one core
- * ({@link DutyCycle}), pacing the copy and every replay; reading the copy and starting each replay's engine are not
- * paced, but what they use counts against the next slice. The latest {@value #KEPT} runs are kept. The thread's INFO lines are kept out of the gateway's log
- * ({@link ReplayThreadLogs}).
+ * Runs go one at a time; one daemon thread starts each and reads its progress. Stopping a run ends its process.
+ * The latest {@value #KEPT} runs are kept.
  */
 final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 
 	static final int KEPT = 10;
+
+	/** The lines of a failed process's standard error that are read for its reason. */
+	private static final int ERROR_TAIL_BYTES = 4096;
 
 	private static final Log logger = LogFactory.getLog(CaptureReplayRuns.class);
 
@@ -62,11 +59,9 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 
 	private final Clock clock;
 
-	private final ExecutorService worker;
+	private final ReplayProcess processes;
 
-	/** Lets the replay thread's INFO lines into the log again. */
-	private volatile Runnable unquiet = () -> {
-	};
+	private final ExecutorService worker;
 
 	private final Deque<Run> runs = new ArrayDeque<>();
 
@@ -79,13 +74,10 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 		this.profiles = profiles;
 		this.environment = environment;
 		this.clock = clock;
-		// a group of its own: the threads a replay starts join it, and the duty cycle counts their CPU
-		ThreadGroup group = new ThreadGroup("infergate-replay");
+		this.processes = new ReplayProcess(limits.maxHeap());
 		this.worker = Executors.newSingleThreadExecutor((task) -> {
-			Thread thread = new Thread(group, task, "infergate-replay");
+			Thread thread = new Thread(task, "infergate-replay");
 			thread.setDaemon(true);
-			thread.setPriority(Thread.MIN_PRIORITY);
-			unquiet = ReplayThreadLogs.quiet(thread);
 			return thread;
 		});
 	}
@@ -133,7 +125,7 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 		if (run == null) {
 			throw new NoSuchElementException("no run #" + id + " is kept");
 		}
-		run.cancelled = true;
+		run.cancel();
 		return run.view();
 	}
 
@@ -143,48 +135,61 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 
 	@Override
 	public void destroy() {
+		synchronized (this) {
+			runs.forEach(Run::cancel);
+		}
 		worker.shutdownNow();
-		unquiet.run();
 	}
 
 	private void execute(Run run) {
-		DutyCycle dutyCycle = new DutyCycle(limits.cpuShare(), () -> run.cancelled, run.requestsDone::incrementAndGet);
+		Path job = null;
+		Path errors = null;
 		try {
-			Workload workload = read(run, dutyCycle).workload(Trace.DEFAULT_CLUSTER, 0, null);
-			run.requestsTotal = (long) workload.totalRequests() * run.request.choices().size();
-			run.state = State.REPLAYING;
-			for (Choice choice : run.request.choices()) {
-				RunResult result = new Replay(workload, choice.profile(), Double.NaN, dutyCycle)
-					.hosted(EngineProperties.of(environment, profiles, choice))
-					.run();
-				// the bench's figures, named as the dashboard's
-				var figures = io.infergate.bench.quality.report.Figures.of(result);
-				run.figures.add(new Figures(figures.ttftP50Ms(), figures.ttftP90Ms(), figures.ttftP99Ms(),
-						figures.requestsPerSec(), figures.outputTokensPerSec(), figures.prefixHitRate(),
-						figures.failed(), figures.rejected()));
+			job = Files.createTempFile("infergate-replay-", ".properties");
+			errors = Files.createTempFile("infergate-replay-", ".err");
+			job(run).write(job);
+			Process process = processes.start(job, errors);
+			if (!run.attach(process)) {
+				process.destroyForcibly();
 			}
-			run.end(State.DONE, null, clock);
+			String failed = follow(run, process);
+			int exit = process.waitFor();
+			if (run.cancelled) {
+				run.end(State.CANCELLED, null, clock);
+			}
+			else if (failed != null) {
+				run.end(State.FAILED, failed, clock);
+			}
+			else if (exit != 0) {
+				String problem = "the replay process exited with " + exit + lastLine(errors);
+				logger.warn("Dashboard replay #" + run.id + " failed: " + problem);
+				run.end(State.FAILED, problem, clock);
+			}
+			else {
+				run.end(State.DONE, null, clock);
+			}
 		}
-		catch (CancellationException ex) {
-			run.end(State.CANCELLED, null, clock);
-		}
-		catch (TraceException ex) {
+		catch (NoSuchElementException ex) {
 			run.end(State.FAILED, ex.getMessage(), clock);
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			run.cancel();
+			run.end(State.CANCELLED, null, clock);
+		}
 		catch (IOException | RuntimeException ex) {
-			String problem = problem(ex);
+			String problem = "cannot run the replay: " + ex.getMessage();
 			logger.warn("Dashboard replay #" + run.id + " failed: " + problem);
 			run.end(State.FAILED, problem, clock);
 		}
-		catch (Error ex) {
-			// out of memory, say: the run ends as failed, and the error goes on
-			run.end(State.FAILED, ex.toString(), clock);
-			throw ex;
+		finally {
+			deleteQuietly(job);
+			deleteQuietly(errors);
 		}
 	}
 
-	/** The window's trace, read from a copy of its lines that is gone once read. */
-	private Trace read(Run run, DutyCycle dutyCycle) throws IOException {
+	/** The job of a run: the capture files that hold its window, and each choice's engine. */
+	private ReplayJob job(Run run) {
 		long fromMs = (run.request.fromMs() != null) ? run.request.fromMs() : Long.MIN_VALUE;
 		long toMs = (run.request.toMs() != null) ? run.request.toMs() : Long.MAX_VALUE;
 		List<Path> files = new ArrayList<>();
@@ -194,40 +199,73 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 			}
 		}
 		if (files.isEmpty()) {
-			throw new TraceException("no capture file holds a routed request in the window");
+			throw new NoSuchElementException("no capture file holds a routed request in the window");
 		}
-		Path directory = Files.createTempDirectory("infergate-replay-");
-		Path copy = directory.resolve("replay-" + run.id + ".jsonl.gz");
+		List<ReplayJob.Choice> choices = run.request.choices()
+			.stream()
+			.map((choice) -> new ReplayJob.Choice(choice.profile(), EngineProperties.of(environment, profiles, choice)))
+			.toList();
+		return new ReplayJob(files, fromMs, toMs, limits.maxRequests(), limits.cpuShare(), limits.yieldAbove(),
+				choices);
+	}
+
+	/** Reads the process's lines into the run until it ends; returns why it failed, if it said. */
+	private static String follow(Run run, Process process) throws IOException {
+		String failed = null;
+		try (BufferedReader lines = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = lines.readLine()) != null) {
+				int space = line.indexOf(' ');
+				String fact = (space < 0) ? line : line.substring(0, space);
+				String value = (space < 0) ? "" : line.substring(space + 1);
+				switch (fact) {
+					case "trace" -> run.trace = value;
+					case "total" -> {
+						run.requestsTotal = Long.parseLong(value);
+						run.state = State.REPLAYING;
+					}
+					case "done" -> run.requestsDone = Long.parseLong(value);
+					case "figures" -> run.figures.add(figures(value));
+					case "failed" -> failed = value;
+					default -> logger.debug("Dashboard replay #" + run.id + " said: " + line);
+				}
+			}
+		}
+		return failed;
+	}
+
+	private static Figures figures(String value) {
+		String[] parts = value.split(" ");
+		return new Figures(Double.parseDouble(parts[0]), Double.parseDouble(parts[1]), Double.parseDouble(parts[2]),
+				Double.parseDouble(parts[3]), Double.parseDouble(parts[4]), Double.parseDouble(parts[5]),
+				Long.parseLong(parts[6]), Long.parseLong(parts[7]));
+	}
+
+	/** ": " and the last line the process wrote on standard error, or nothing. */
+	private static String lastLine(Path errors) {
 		try {
-			WindowSnapshot.write(files, fromMs, toMs, copy, dutyCycle::pace);
-			Trace trace;
-			try {
-				trace = Trace.read(copy, 1.0, fromMs, toMs, limits.maxRequests());
-			}
-			catch (TraceException ex) {
-				throw new TraceException(ex.getMessage().contains("routed requests in the window")
-						? "the window holds more than " + limits.maxRequests() + " routed requests (infergate.management."
-								+ "dashboard.replay.max-requests): narrow it"
-						: ex.getMessage().replace(copy.toString(), "the window's copy"));
-			}
-			run.trace = String.format(Locale.ROOT, "%,d routed requests from %d capture file%s, arriving over %.1f s",
-					trace.size(), files.size(), (files.size() == 1) ? "" : "s", trace.spanMicros() / 1e6);
-			return trace;
+			byte[] bytes = Files.readAllBytes(errors);
+			String tail = new String(bytes, Math.max(0, bytes.length - ERROR_TAIL_BYTES),
+					Math.min(bytes.length, ERROR_TAIL_BYTES), StandardCharsets.UTF_8).strip();
+			int newline = tail.lastIndexOf('\n');
+			String last = (newline < 0) ? tail : tail.substring(newline + 1).strip();
+			return last.isEmpty() ? "" : ": " + last;
 		}
-		finally {
-			Files.deleteIfExists(copy);
-			Files.deleteIfExists(directory);
+		catch (IOException ex) {
+			return "";
 		}
 	}
 
-	private static String problem(Throwable ex) {
-		Throwable cause = ex;
-		while (cause.getCause() != null && cause.getCause() != cause) {
-			cause = cause.getCause();
+	private static void deleteQuietly(Path file) {
+		if (file != null) {
+			try {
+				Files.deleteIfExists(file);
+			}
+			catch (IOException ex) {
+				// a temporary file; the system's cleaning takes it
+			}
 		}
-		String message = (cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getSimpleName();
-		return (cause instanceof UncheckedIOException || cause instanceof IOException)
-				? "cannot read the capture: " + message : message;
 	}
 
 	/** One run's progress, written by the worker and read by the dashboard. */
@@ -239,7 +277,7 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 
 		final Instant startedAt;
 
-		final AtomicLong requestsDone = new AtomicLong();
+		volatile long requestsDone;
 
 		final List<Figures> figures = new CopyOnWriteArrayList<>();
 
@@ -255,10 +293,25 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 
 		volatile boolean cancelled;
 
+		private Process process;
+
 		Run(long id, RunRequest request, Instant startedAt) {
 			this.id = id;
 			this.request = request;
 			this.startedAt = startedAt;
+		}
+
+		/** Gives the run its process; false when the run was stopped before, and the process must end. */
+		synchronized boolean attach(Process started) {
+			process = started;
+			return !cancelled;
+		}
+
+		synchronized void cancel() {
+			cancelled = true;
+			if (process != null) {
+				process.destroy();
+			}
 		}
 
 		void end(State end, String problem, Clock clock) {
@@ -268,7 +321,7 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 		}
 
 		ReplayRun view() {
-			return new ReplayRun(id, request, state, startedAt, endedAt, trace, requestsDone.get(), requestsTotal,
+			return new ReplayRun(id, request, state, startedAt, endedAt, trace, requestsDone, requestsTotal,
 					figures, error);
 		}
 	}

@@ -1,46 +1,66 @@
 package io.infergate.gateway.replay;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CancellationException;
-import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+
+import com.sun.management.OperatingSystemMXBean;
 
 import io.infergate.bench.quality.replay.Replay;
 
 /**
- * Keeps a replay to a share of one core: every {@value #SLICE_MILLIS} ms it adds up the CPU time the threads of the
- * replay's thread group used since the last check (the run's thread, and those it starts, such as the bench's
- * request builder) and sleeps so long that CPU time over wall time is the share (at 0.5, 20 ms of one busy thread
- * is followed by 20 ms of sleep). Where the JVM cannot measure a thread's CPU time, the run's wall time stands for it.
- * The replay calls it for every request that ends; it also counts them, and stops the replay when asked to.
+ * Keeps a replay to a share of one core: every {@value #SLICE_MILLIS} ms it reads the CPU time the replay's process
+ * used since the last check (its threads, the JIT compiler's and the garbage collector's alike) and sleeps so long
+ * that CPU time over wall time is the share (at 0.5, 20 ms of one busy core is followed by 20 ms of sleep). Where
+ * the JVM cannot measure its CPU time, the run's wall time stands for it. Every {@value #LOAD_MILLIS} ms it also
+ * asks how busy the machine is with everything else ({@link MachineLoad}) and, while that is above the share it
+ * yields to, waits in steps of {@value #LOAD_MILLIS} ms: a replay runs on what the gateway leaves idle. The replay
+ * calls it for every request that ends; it also counts them.
  */
 final class DutyCycle implements Replay.Progress {
 
 	static final long SLICE_MILLIS = 20;
 
-	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+	static final long LOAD_MILLIS = 200;
 
 	private final double share;
 
-	private final BooleanSupplier cancelled;
+	private final double yieldAbove;
+
+	private final DoubleSupplier othersBusy;
+
+	private long loadCheckedAtNanos = System.nanoTime();
+
+	private final LongSupplier cpuNanos;
 
 	private final Runnable requestEnded;
 
-	private final boolean measuresCpu = THREADS.isThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
-
 	private long checkedAtNanos = System.nanoTime();
 
-	private long cpuNanos = -1;
+	private long cpuAtCheck = -1;
 
 	/**
 	 * @param share of one core, in (0, 1]
-	 * @param cancelled asked at every call; true stops the replay with a {@link CancellationException}
+	 * @param yieldAbove the share of all processors' time others may use before the replay waits, in [0, 1]; 1
+	 * never waits
+	 * @param othersBusy how busy the machine is with others since the last call ({@link MachineLoad#othersBusy()})
+	 * @param cpuNanos the CPU time used so far, or -1 where it cannot be measured
 	 * @param requestEnded told of every request that ends
 	 */
-	DutyCycle(double share, BooleanSupplier cancelled, Runnable requestEnded) {
+	DutyCycle(double share, double yieldAbove, DoubleSupplier othersBusy, LongSupplier cpuNanos,
+			Runnable requestEnded) {
 		this.share = share;
-		this.cancelled = cancelled;
+		this.yieldAbove = yieldAbove;
+		this.othersBusy = othersBusy;
+		this.cpuNanos = cpuNanos;
 		this.requestEnded = requestEnded;
+	}
+
+	/** The CPU time of this process, or -1 where the JVM does not tell it. */
+	static long processCpuNanos() {
+		return (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os)
+				? os.getProcessCpuTime() : -1;
 	}
 
 	@Override
@@ -49,47 +69,38 @@ final class DutyCycle implements Replay.Progress {
 		pace();
 	}
 
-	/** Sleeps when a slice is over; throws {@link CancellationException} once the run is to stop. */
+	/** Sleeps when a slice is over, and waits while the machine is busy with others. */
 	void pace() {
-		if (cancelled.getAsBoolean()) {
-			throw new CancellationException("stopped on request");
-		}
 		long now = System.nanoTime();
 		long elapsedNanos = now - checkedAtNanos;
-		if (share >= 1 || elapsedNanos < SLICE_MILLIS * 1_000_000) {
+		if (elapsedNanos < SLICE_MILLIS * 1_000_000) {
 			return;
 		}
-		long cpu = groupCpuNanos();
-		long usedNanos = (cpuNanos < 0 || cpu < 0) ? elapsedNanos : cpu - cpuNanos;
-		long sleepNanos = (long) (usedNanos / share) - elapsedNanos;
-		if (sleepNanos > 0) {
-			try {
-				Thread.sleep(sleepNanos / 1_000_000, (int) (sleepNanos % 1_000_000));
+		if (share < 1) {
+			long cpu = cpuNanos.getAsLong();
+			long usedNanos = (cpuAtCheck < 0 || cpu < 0) ? elapsedNanos : cpu - cpuAtCheck;
+			sleep((long) (usedNanos / share) - elapsedNanos);
+		}
+		if (yieldAbove < 1 && System.nanoTime() - loadCheckedAtNanos >= LOAD_MILLIS * 1_000_000) {
+			while (othersBusy.getAsDouble() > yieldAbove) {
+				sleep(LOAD_MILLIS * 1_000_000);
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new CancellationException("interrupted");
-			}
+			loadCheckedAtNanos = System.nanoTime();
 		}
 		checkedAtNanos = System.nanoTime();
-		cpuNanos = groupCpuNanos();
+		cpuAtCheck = cpuNanos.getAsLong();
 	}
 
-	/** The CPU time of the live threads of this thread's group, or -1 when it cannot be measured. */
-	private long groupCpuNanos() {
-		if (!measuresCpu) {
-			return -1;
+	private static void sleep(long nanos) {
+		if (nanos <= 0) {
+			return;
 		}
-		ThreadGroup group = Thread.currentThread().getThreadGroup();
-		Thread[] threads = new Thread[group.activeCount() + 4];
-		int count = group.enumerate(threads, false);
-		long total = 0;
-		for (int i = 0; i < count; i++) {
-			long nanos = THREADS.getThreadCpuTime(threads[i].getId());
-			if (nanos > 0) {
-				total += nanos;
-			}
+		try {
+			Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
 		}
-		return total;
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new CancellationException("interrupted");
+		}
 	}
 }

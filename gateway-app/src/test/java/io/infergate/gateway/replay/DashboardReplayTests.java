@@ -1,10 +1,18 @@
 package io.infergate.gateway.replay;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -18,6 +26,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.unit.DataSize;
 
 import io.infergate.gateway.capture.TrafficCapture;
 import io.infergate.gateway.support.GatewayContexts;
@@ -59,6 +68,46 @@ class DashboardReplayTests {
 			.build());
 	}
 
+	/** Sends {@value #REQUESTS} chat completions in four prefix groups; returns the capture's one file once it holds them. */
+	private static JsonNode capture(ConfigurableApplicationContext gateway) {
+		for (int i = 0; i < REQUESTS; i++) {
+			String prompt = ("Group " + (i % 4) + " shares this system prompt. ").repeat(40) + "Question " + i;
+			assertThat(Http.postJson(GatewayContexts.url(gateway, "/v1/chat/completions"),
+					Http.chat("llama", prompt, false, 8)).statusCode()).isEqualTo(200);
+		}
+		await().until(() -> gateway.getBean(MeterRegistry.class)
+			.get(TrafficCapture.RECORDS)
+			.tag("outcome", "written")
+			.counter()
+			.count() == REQUESTS);
+
+		// the writer flushes once its queue is empty, just after counting the last record
+		JsonNode listed = await().until(() -> JSON.readTree(Http.getAsAdmin(GatewayContexts.managementUrl(gateway,
+				"/admin/api/replay/captures")).body()), (captures) -> captures.path("captures").path(0)
+					.path("records").asLong() == REQUESTS);
+		assertThat(listed.path("captures")).hasSize(1);
+		JsonNode file = listed.path("captures").get(0);
+		assertThat(file.path("routedRecords").asLong()).as(listed.toString()).isEqualTo(REQUESTS);
+		assertThat(file.path("complete").asBoolean()).as("the capture still writes it").isFalse();
+		return file;
+	}
+
+	/**
+	 * The replay process this JVM runs, if any. Its command line is read whole from {@code /proc}: under Surefire it
+	 * holds the whole test class path, longer than {@link ProcessHandle.Info#commandLine()} tells.
+	 */
+	private static Optional<ProcessHandle> replayProcess() {
+		return ProcessHandle.current().descendants().filter((process) -> {
+			try {
+				return Files.readString(Path.of("/proc/" + process.pid() + "/cmdline"))
+					.contains("\0" + ReplayWorkerCommand.NAME + "\0");
+			}
+			catch (IOException ex) {
+				return false;
+			}
+		}).findFirst();
+	}
+
 	@Test
 	void replaysTheCapturedTrafficUnderEachChoiceAndNamesTheWinnerWithItsYaml() {
 		SimulatedModelServer first = sims.start("llama");
@@ -66,6 +115,8 @@ class DashboardReplayTests {
 		ConfigurableApplicationContext gateway = GatewayContexts.start(
 				"--infergate.pools.llama.endpoints=" + first.baseUrl() + "," + second.baseUrl(),
 				"--infergate.capture.enabled=true", "--infergate.capture.directory=" + captures,
+				// the machine running the tests is busy: the run is not to wait for it to calm down
+				"--infergate.management.dashboard.replay.yield-above=1",
 				// a profile that only this gateway's configuration has
 				"--infergate.scheduling.profiles.mine.filters=ready,circuit-breaker",
 				"--infergate.scheduling.profiles.mine.scorers.prefix-cache=3",
@@ -74,32 +125,20 @@ class DashboardReplayTests {
 		Logger root = ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(Logger.ROOT_LOGGER_NAME);
 		Level rootLevel = root.getLevel();
 		try {
-			for (int i = 0; i < REQUESTS; i++) {
-				String prompt = ("Group " + (i % 4) + " shares this system prompt. ").repeat(40) + "Question " + i;
-				assertThat(Http.postJson(GatewayContexts.url(gateway, "/v1/chat/completions"),
-						Http.chat("llama", prompt, false, 8)).statusCode()).isEqualTo(200);
-			}
-			await().until(() -> gateway.getBean(MeterRegistry.class)
-				.get(TrafficCapture.RECORDS)
-				.tag("outcome", "written")
-				.counter()
-				.count() == REQUESTS);
-
-			// the writer flushes once its queue is empty, just after counting the last record
-			JsonNode listed = await().until(() -> JSON.readTree(Http.getAsAdmin(GatewayContexts.managementUrl(gateway,
-					"/admin/api/replay/captures")).body()), (captures) -> captures.path("captures").path(0)
-						.path("records").asLong() == REQUESTS);
-			assertThat(listed.path("captures")).hasSize(1);
-			JsonNode file = listed.path("captures").get(0);
-			assertThat(file.path("routedRecords").asLong()).as(listed.toString()).isEqualTo(REQUESTS);
-			assertThat(file.path("complete").asBoolean()).as("the capture still writes it").isFalse();
-
+			JsonNode file = capture(gateway);
 			HttpResponse<String> started = post(gateway, "/admin/api/replay/runs", "{\"fromMs\": "
 					+ file.path("firstArrivalMs").asLong() + ", \"toMs\": " + (file.path("lastArrivalMs").asLong() + 1)
 					+ ", \"choices\": [{\"profile\": \"mine\"}, {\"profile\": \"mine\", \"weights\": "
 					+ "{\"prefix-cache\": 0}}, {\"profile\": \"round-robin\"}]}");
 			assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
 			long id = JSON.readTree(started.body()).path("id").asLong();
+			assertThat(await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+				.until(() -> replayProcess().isPresent() || !JSON.readTree(Http.getAsAdmin(GatewayContexts
+					.managementUrl(gateway, "/admin/api/replay/runs/" + id)).body()).path("state").asString()
+					.matches("reading|replaying"), (seen) -> seen))
+				.isTrue();
+			assertThat(replayProcess()).as("the run replays in a process of its own: %s", Http.getAsAdmin(
+					GatewayContexts.managementUrl(gateway, "/admin/api/replay/runs/" + id)).body()).isPresent();
 
 			JsonNode run = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
 				.until(() -> JSON.readTree(Http.getAsAdmin(GatewayContexts.managementUrl(gateway,
@@ -143,6 +182,53 @@ class DashboardReplayTests {
 					""");
 			assertThat(run.path("choices").get(1).path("yaml").asString()).contains("prefix-cache: 0\n");
 			assertThat(root.getLevel()).as("the gateway's logging is its own").isEqualTo(rootLevel);
+			await().atMost(Duration.ofSeconds(10)).until(() -> replayProcess().isEmpty());
+		}
+		finally {
+			gateway.close();
+		}
+	}
+
+	@Test
+	void stoppingARunEndsItsProcessAndAProcessWhoseGatewayIsGoneEndsItself(@TempDir Path work) throws Exception {
+		SimulatedModelServer pod = sims.start("llama");
+		ConfigurableApplicationContext gateway = GatewayContexts.start("--infergate.pools.llama.endpoints=" + pod.baseUrl(),
+				"--infergate.capture.enabled=true", "--infergate.capture.directory=" + captures,
+				// slow enough to be caught running
+				"--infergate.management.dashboard.replay.cpu-share=0.02");
+		try {
+			JsonNode file = capture(gateway);
+			HttpResponse<String> started = post(gateway, "/admin/api/replay/runs",
+					"{\"choices\": [{\"profile\": \"default\"}, {\"profile\": \"round-robin\"}, "
+							+ "{\"profile\": \"llm-d\"}, {\"profile\": \"least-request\"}]}");
+			assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+			long id = JSON.readTree(started.body()).path("id").asLong();
+			ProcessHandle process = await().atMost(Duration.ofSeconds(60)).until(DashboardReplayTests::replayProcess,
+					Optional::isPresent).orElseThrow();
+
+			HttpResponse<String> stopped = post(gateway, "/admin/api/replay/runs/" + id + "/cancel", "{}");
+			assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(200);
+			JsonNode run = await().atMost(Duration.ofSeconds(30)).until(() -> JSON.readTree(Http.getAsAdmin(
+					GatewayContexts.managementUrl(gateway, "/admin/api/replay/runs/" + id)).body()),
+					(state) -> state.path("state").asString().equals("cancelled"));
+			assertThat(run.path("endedAt").isNull()).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !process.isAlive());
+
+			// the same job, started the way the gateway starts it; the gateway's end closes the process's input
+			Path job = work.resolve("job.properties");
+			new ReplayJob(List.of(captures.resolve(file.path("name").asString())), Long.MIN_VALUE,
+					Long.MAX_VALUE, 1000, 0.02, 1.0, List.of(new ReplayJob.Choice("default", Map.of())))
+				.write(job);
+			Process orphan = new ReplayProcess(DataSize.ofMegabytes(256)).start(job, work.resolve("errors"));
+			try (BufferedReader lines = new BufferedReader(new InputStreamReader(orphan.getInputStream()))) {
+				assertThat(lines.readLine()).startsWith("trace " + REQUESTS + " routed requests");
+				orphan.getOutputStream().close();
+				assertThat(orphan.waitFor(20, TimeUnit.SECONDS)).as("ends once its input closes").isTrue();
+				assertThat(orphan.exitValue()).isEqualTo(ReplayWorkerCommand.ORPHANED);
+			}
+			finally {
+				orphan.destroyForcibly();
+			}
 		}
 		finally {
 			gateway.close();
