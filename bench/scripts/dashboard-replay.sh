@@ -6,7 +6,8 @@
 # (at most infergate.management.dashboard.replay.max-requests routed requests) and keeps to
 # infergate.management.dashboard.replay.cpu-share (CPU_SHARE) of one core. Prints requests/s, p50 and p99 per round,
 # the medians, their ratio and the spread between rounds, the requests each replay round replayed, and the gateway's
-# CPU while idle with and without a replay running (the replay's own share of a core).
+# CPU while idle with and without a replay running (the replay's own share of a core: a run is a process of the
+# gateway's, counted with it).
 # Environment: PODS (4), ROUNDS (6), CONNECTIONS (64), THREADS (2), DURATION (15s), WARMUP (60s), WINDOW_MS (10000),
 # CPU_SHARE (0.5), CHOICES (default,llm-d,round-robin,least-request).
 set -euo pipefail
@@ -43,6 +44,7 @@ admin() { # PATH [BODY]: the dashboard's API
 	fi
 }
 json() { python3 -c "import json, sys; print($1)" 2>/dev/null; }
+field() { grep -o "\"$1\":\"\\?[a-z0-9]*" | head -1 | sed 's/.*:"\?//'; } # NAME: a run's top-level field
 
 # the window: the last WINDOW_MS of the warm-up, its JIT warm
 sleep 2
@@ -57,8 +59,9 @@ replay_loop() {
 	while true; do
 		id=$(admin /admin/api/replay/runs "$request" | json 'json.load(sys.stdin)["id"]')
 		while true; do
-			sleep 0.5
-			state=$(admin "/admin/api/replay/runs/$id" | json '(lambda r: r["state"] + " " + str(r["requestsDone"]) + " " + str(r.get("error", "")))(json.load(sys.stdin))')
+			# every 2 s, without a python3 per poll: the script's own CPU is not to weigh on the rounds
+			sleep 2
+			state=$(admin "/admin/api/replay/runs/$id" | field state)" $(admin "/admin/api/replay/runs/$id" | field requestsDone)"
 			case $state in reading* | replaying*) ;; *) echo "$state" >>"$1"; break ;; esac
 		done
 		case $state in done*) ;; *) echo "replay run $id ended $state" >&2; exit 1 ;; esac
@@ -93,11 +96,20 @@ stop_replay() { # ROUND: stops the loop and the run in progress; prints the requ
 
 # the replay's own CPU, the gateway idle: 10 s without a replay, then 10 s with one
 ticks_per_second=$(getconf CLK_TCK)
-idle_cpu() { # SECONDS: the gateway's CPU over that many seconds, in cores
+# the gateway's CPU ticks with its replay processes': those that ended (reaped) and those running
+tree_ticks() { # PID
+	local total child
+	total=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$1/stat")
+	for child in $(pgrep -P "$1"); do
+		total=$((total + $(awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || echo 0)))
+	done
+	echo "$total"
+}
+idle_cpu() { # SECONDS: the gateway's CPU over that many seconds, its replay processes' included, in cores
 	local before after
-	before=$(cpu_ticks "$gateway_pid")
+	before=$(tree_ticks "$gateway_pid")
 	sleep "$1"
-	after=$(cpu_ticks "$gateway_pid")
+	after=$(tree_ticks "$gateway_pid")
 	echo "scale=3; ($after - $before) / $ticks_per_second / $1" | bc
 }
 idle_without=$(idle_cpu 10)
