@@ -63,8 +63,14 @@ test('streams a chat completion chunk by chunk, with usage at the end', async ()
 
 test('lists the demo models', async () => {
   const ids = [];
-  for await (const model of client.models.list()) {
-    ids.push(model.id);
+  try {
+    for await (const model of client.models.list()) {
+      ids.push(model.id);
+    }
+  } catch (error) {
+    // seen once in CI: a 404 for GET /v1/models on the API port; the gateway's own lines tell what it saw
+    throw new Error(`${error.message} (API ${gateway.apiUrl}, management ${management})\n`
+      + `the gateway's last output:\n${gateway.output.split('\n').slice(-40).join('\n')}`);
   }
   assert.ok(ids.includes('demo-llama'), `models: ${ids}`);
   assert.ok(ids.includes('demo-lora'), `models: ${ids}`);
