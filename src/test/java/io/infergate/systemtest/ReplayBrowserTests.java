@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The dashboard's Replay view of the packaged gateway in demo mode with the traffic capture on, in headless
  * Chromium: a run of two choices over the captured traffic shows its progress, then the figures side by side with
- * the winner marked and its profile as YAML. The run is held to 5% of a core, so its progress can be seen.
+ * the winner marked and its profile as YAML. The run is held to a quarter of a core (its process's JIT compiler and
+ * garbage collector included), so its progress can be seen.
  */
 class ReplayBrowserTests {
 
@@ -35,7 +36,7 @@ class ReplayBrowserTests {
 		Path captures = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "replay-captures-");
 		gateway = GatewayProcess.start("replay", "--infergate.capture.enabled=true",
 				"--infergate.capture.directory=" + captures.toAbsolutePath(),
-				"--infergate.management.dashboard.replay.cpu-share=0.05",
+				"--infergate.management.dashboard.replay.cpu-share=0.25",
 				// the machine running the tests is busy: the run is not to wait for it to calm down
 				"--infergate.management.dashboard.replay.yield-above=1");
 		browser = Browser.start();
