@@ -44,9 +44,6 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 
 	static final int KEPT = 10;
 
-	/** The lines of a failed process's standard error that are read for its reason. */
-	private static final int ERROR_TAIL_BYTES = 4096;
-
 	private static final Log logger = LogFactory.getLog(CaptureReplayRuns.class);
 
 	private final CaptureIndex captures;
@@ -242,19 +239,20 @@ final class CaptureReplayRuns implements ReplayRuns, DisposableBean {
 				Long.parseLong(parts[6]), Long.parseLong(parts[7]));
 	}
 
-	/** ": " and the last line the process wrote on standard error, or nothing. */
+	/** ": " and the last line the process wrote on standard error (WARN and above only, so a short file), or nothing. */
 	private static String lastLine(Path errors) {
 		try {
-			byte[] bytes = Files.readAllBytes(errors);
-			String tail = new String(bytes, Math.max(0, bytes.length - ERROR_TAIL_BYTES),
-					Math.min(bytes.length, ERROR_TAIL_BYTES), StandardCharsets.UTF_8).strip();
-			int newline = tail.lastIndexOf('\n');
-			String last = (newline < 0) ? tail : tail.substring(newline + 1).strip();
-			return last.isEmpty() ? "" : ": " + last;
+			List<String> lines = Files.readAllLines(errors, StandardCharsets.UTF_8);
+			for (int i = lines.size() - 1; i >= 0; i--) {
+				if (!lines.get(i).isBlank()) {
+					return ": " + lines.get(i).strip();
+				}
+			}
 		}
 		catch (IOException ex) {
-			return "";
+			// no reason, then
 		}
+		return "";
 	}
 
 	private static void deleteQuietly(Path file) {

@@ -29,13 +29,19 @@ final class ReplayProcess {
 
 	private final DataSize maxHeap;
 
+	/** {@link #lowestPriority()}, found at the first run: it tries {@code chrt} once. */
+	private List<String> priority;
+
 	ReplayProcess(DataSize maxHeap) {
 		this.maxHeap = maxHeap;
 	}
 
 	/** The command line that runs the job in {@code job}. */
-	List<String> command(Path job) {
-		List<String> command = new ArrayList<>(lowestPriority());
+	synchronized List<String> command(Path job) {
+		if (priority == null) {
+			priority = lowestPriority();
+		}
+		List<String> command = new ArrayList<>(priority);
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-Xmx" + Math.max(64, maxHeap.toMegabytes()) + "m");
 		command.add("-XX:+UseSerialGC");
