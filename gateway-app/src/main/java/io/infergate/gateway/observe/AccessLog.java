@@ -1,5 +1,6 @@
 package io.infergate.gateway.observe;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 
 import org.apache.commons.logging.Log;
@@ -10,8 +11,9 @@ import io.infergate.routing.limits.TokenUsage;
 /**
  * The access log: one JSON line per inference request on the logger {@value #LOGGER} (which the gateway's logging
  * configuration writes as the bare line), with the request id, key id, tenant, model, pool, endpoint, status,
- * TTFT, duration, tokens and queue wait. Fields the gateway does not know are {@code null}. It never holds prompt
- * or completion text. Off unless {@code infergate.access-log.enabled=true}.
+ * TTFT, duration, tokens (cached prompt tokens among them), cost (in {@code infergate.usage.currency}, a plain
+ * decimal) and queue wait. Fields the gateway does not know are {@code null}. It never holds prompt or completion
+ * text. Off unless {@code infergate.access-log.enabled=true}.
  */
 public final class AccessLog {
 
@@ -43,6 +45,9 @@ public final class AccessLog {
 		TokenUsage usage = request.usage();
 		json.append("\"inputTokens\":").append(usage == null ? "null" : Long.toString(usage.inputTokens())).append(',');
 		json.append("\"outputTokens\":").append(usage == null ? "null" : Long.toString(usage.outputTokens())).append(',');
+		json.append("\"cachedInputTokens\":").append(usage == null ? "null" : Long.toString(usage.cachedInputTokens()))
+			.append(',');
+		json.append("\"cost\":").append(BigDecimal.valueOf(request.cost()).toPlainString()).append(',');
 		millis(json, "queueWaitMs", request.queueWaitNanos()).append(',');
 		json.append("\"fallbacks\":").append(request.fallbacks() < 0 ? "null" : Integer.toString(request.fallbacks()));
 		return json.append('}').toString();

@@ -21,10 +21,12 @@ import io.infergate.routing.limits.TokenUsage;
  * @param usage the usage the model server reported, or {@code null} when it reported none
  * @param queueWaitNanos time in the flow-control queue, or -1 when the request did not queue
  * @param fallbacks fallback models tried after the requested one, or -1 before a model was resolved
+ * @param cost what it cost at its model's price ({@code infergate.models.<m>.price}), from the usage its limits
+ * settle with: as reported, else as the gateway counted it; 0 without a price or usage
  */
 public record CompletedRequest(String requestId, String apiKeyId, String tenant, String model, String pool,
 		String endpoint, String profile, int status, boolean stream, boolean completed, long ttftNanos,
-		long durationNanos, TokenUsage usage, long queueWaitNanos, int fallbacks) {
+		long durationNanos, TokenUsage usage, long queueWaitNanos, int fallbacks, double cost) {
 
 	/** A response the latency metrics describe: served by an endpoint, 2xx, ended normally, with a body. */
 	public boolean isServed() {

@@ -34,12 +34,14 @@ import io.infergate.gateway.connection.UpstreamResponseTimeout;
 import io.infergate.gateway.observe.AccessLog;
 import io.infergate.gateway.observe.AccessLogProperties;
 import io.infergate.gateway.observe.InferenceMeters;
+import io.infergate.gateway.observe.SpendMeters;
 import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.routing.auth.ApiKeys;
 import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.config.ConfigurationCheck;
 import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.openai.InferenceApi;
+import io.infergate.routing.spend.Costs;
 
 /**
  * The inference route: every step of an OpenAI request, in order, in this one file. The {@link InferenceEngine}
@@ -144,7 +146,8 @@ public class InferenceRoute {
 	RouteLocator inferenceRouteLocator(RouteLocatorBuilder routes, HttpClientProperties client,
 			ServerProperties server, InferenceEngine engine, ApiKeys keys, EndpointCircuits circuits,
 			GatewayProperties gateway, InferenceMeters meters, AccessLogProperties accessLog, PoolTimeouts timeouts,
-			ObjectProvider<TrafficCapture> capture, ListableBeanFactory beans, Environment environment) {
+			ObjectProvider<TrafficCapture> capture, SpendMeters spend, ListableBeanFactory beans,
+			Environment environment) {
 		Map<String, InferenceStep> ownSteps = beans.getBeansOfType(InferenceStep.class);
 		List<InferenceStep> named = stepNames(environment).stream()
 			.map(ownSteps::get)
@@ -158,7 +161,7 @@ public class InferenceRoute {
 				.predicate((exchange) -> InferenceApi.forPath(exchange.getRequest().getPath().value()) != null)
 				.filters((steps) -> {
 				steps.filter(new ObserveFilter(meters, new InferenceSpanTags(),
-						accessLog.enabled() ? new AccessLog() : null, capture.getIfAvailable()), OBSERVE);
+						accessLog.enabled() ? new AccessLog() : null, capture.getIfAvailable(), spend), OBSERVE);
 				steps.filter(new AuthenticateFilter(keys), AUTHENTICATE);
 				steps.filter(new ReadRequestFilter(gateway.maxBodySize().toBytes()), READ_AND_PARSE);
 				steps.filter(new AuthorizeModelFilter(keys), AUTHORIZE_MODEL);
@@ -186,6 +189,11 @@ public class InferenceRoute {
 	@Bean
 	InferenceMeters inferenceMeters(ObjectProvider<MeterRegistry> registry) {
 		return new InferenceMeters(registry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	@Bean
+	SpendMeters spendMeters(ObjectProvider<MeterRegistry> registry, Costs costs) {
+		return new SpendMeters(registry.getIfUnique(SimpleMeterRegistry::new), costs);
 	}
 
 	/** Every name in {@code infergate.gateway.steps} must be an {@link InferenceStep} bean's. */

@@ -15,6 +15,7 @@ import io.infergate.gateway.observe.CompletedRequest;
 import io.infergate.gateway.observe.InferenceMeters;
 import io.infergate.gateway.observe.InferenceSpanTags;
 import io.infergate.gateway.observe.RelayedResponse;
+import io.infergate.gateway.observe.SpendMeters;
 import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.routing.limits.Caller;
 import io.infergate.routing.limits.TokenUsage;
@@ -22,6 +23,7 @@ import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.SchedulingResult;
+import io.infergate.routing.spend.Costs;
 
 /**
  * The first step of the request path and the last to finish: notes when an inference request arrived (a
@@ -46,21 +48,25 @@ public class ObserveFilter implements GatewayFilter {
 
 	private final TrafficCapture capture;
 
+	private final SpendMeters spend;
+
 	/** @param accessLog the access log, or {@code null} when it is off */
 	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog) {
-		this(meters, spanTags, accessLog, null);
+		this(meters, spanTags, accessLog, null, null);
 	}
 
 	/**
 	 * @param accessLog the access log, or {@code null} when it is off
 	 * @param capture the traffic capture, or {@code null} when it is off
+	 * @param spend prices requests and counts their cost, or {@code null}: every request costs 0
 	 */
 	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog,
-			TrafficCapture capture) {
+			TrafficCapture capture, SpendMeters spend) {
 		this.meters = meters;
 		this.spanTags = spanTags;
 		this.accessLog = accessLog;
 		this.capture = capture;
+		this.spend = spend;
 	}
 
 
@@ -90,8 +96,12 @@ public class ObserveFilter implements GatewayFilter {
 		if (!context.relayed().finish()) {
 			return;
 		}
-		CompletedRequest request = completedRequest(exchange, context, status, completed, System.nanoTime());
+		CompletedRequest request = completedRequest(exchange, context, (spend != null) ? spend.costs() : null, status,
+				completed, System.nanoTime());
 		meters.record(request);
+		if (spend != null) {
+			spend.record(request);
+		}
 		spanTags.tag(exchange.getAttributes(), request);
 		if (accessLog != null) {
 			accessLog.log(request);
@@ -120,8 +130,9 @@ public class ObserveFilter implements GatewayFilter {
 				completed.completed(), completed.ttftNanos(), completed.durationNanos(), completed.endpoint());
 	}
 
-	static CompletedRequest completedRequest(ServerWebExchange exchange, InferenceContext context, int status,
-			boolean completed, long nowNanos) {
+	/** @param costs prices the request, or {@code null}: it costs 0 */
+	static CompletedRequest completedRequest(ServerWebExchange exchange, InferenceContext context, Costs costs,
+			int status, boolean completed, long nowNanos) {
 		RelayedResponse relayed = context.relayed();
 		ParsedRequest parsed = context.parsed();
 		ModelRoute route = context.route();
@@ -141,7 +152,23 @@ public class ObserveFilter implements GatewayFilter {
 				(parsed != null) ? parsed.model() : null, (route != null) ? route.pool() : null, endpoint, profile,
 				status, parsed != null && parsed.stream(), completed,
 				(firstByte != 0) ? firstByte - relayed.receivedNanos() : -1, nowNanos - relayed.receivedNanos(),
-				reportedUsage(context), context.queueWaitNanos(), (fallbacks != null) ? fallbacks.taken() : -1);
+				reportedUsage(context), context.queueWaitNanos(), (fallbacks != null) ? fallbacks.taken() : -1,
+				(costs != null && parsed != null) ? costs.cost(parsed.model(), settledUsage(context, status)) : 0);
+	}
+
+	/**
+	 * The usage the limits settle with: as reported, else the prompt as estimated (when a model server took it and
+	 * answered without error) and the content chunks relayed.
+	 */
+	private static TokenUsage settledUsage(InferenceContext context, int status) {
+		ResponseUsage usage = context.usage();
+		InferenceRequest request = context.request();
+		if (usage == null || request == null) {
+			return null;
+		}
+		Dispatch dispatch = context.dispatch();
+		boolean processed = dispatch != null && dispatch.lastEndpoint() != null && status < 400;
+		return usage.tokens(request.estimatedPromptTokens(), processed);
 	}
 
 	/** The usage the model server reported, read by the account-usage step; not the gateway's own count. */

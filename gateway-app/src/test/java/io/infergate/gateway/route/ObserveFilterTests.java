@@ -51,7 +51,7 @@ class ObserveFilterTests {
 		context.usage(usage);
 		context.caller(new Caller("team-a", "tenant-a", 0, 1.0));
 
-		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, 200, true,
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, null, 200, true,
 				relayed.firstByteNanos() + 500);
 
 		assertThat(request.ttftNanos()).isEqualTo(relayed.firstByteNanos() - 1_000);
@@ -73,7 +73,7 @@ class ObserveFilterTests {
 		context.relayed(new RelayedResponse(0));
 		context.usage(usage);
 
-		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, 200, true, 10);
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, null, 200, true, 10);
 
 		assertThat(request.usage()).isNull();
 	}
@@ -100,7 +100,7 @@ class ObserveFilterTests {
 		context.queueWaitNanos(7_000_000L);
 		context.fallbacks(fallbacks);
 
-		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, 200, true, 10);
+		CompletedRequest request = ObserveFilter.completedRequest(exchange, context, null, 200, true, 10);
 
 		assertThat(request.queueWaitNanos()).isEqualTo(7_000_000L);
 		assertThat(request.fallbacks()).isEqualTo(1);

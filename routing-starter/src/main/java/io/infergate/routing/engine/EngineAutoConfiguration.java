@@ -2,6 +2,7 @@ package io.infergate.routing.engine;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,6 +49,8 @@ import io.infergate.routing.redis.SharedRedisClient;
 import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingPlugin;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.routing.spend.Costs;
+import io.infergate.routing.spend.UsageProperties;
 
 /**
  * The {@link InferenceEngine} and what it decides with: the configured models, API keys and tenants, and the limits
@@ -55,7 +58,8 @@ import io.infergate.routing.scheduling.config.SchedulingProfiles;
  * created, and the gateway does not start until then.
  */
 @AutoConfiguration(after = RoutingAutoConfiguration.class)
-@EnableConfigurationProperties({ ModelProperties.class, AuthProperties.class, RateLimitProperties.class })
+@EnableConfigurationProperties({ ModelProperties.class, AuthProperties.class, RateLimitProperties.class,
+		UsageProperties.class })
 public class EngineAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(EngineAutoConfiguration.class);
@@ -75,6 +79,18 @@ public class EngineAutoConfiguration {
 	@Bean
 	ModelCatalog modelCatalog(ConfiguredModels models, ObjectProvider<ServedModelRoutes> served) {
 		return new ModelCatalog(models, served.getIfAvailable(() -> ServedModelRoutes.NONE));
+	}
+
+	/** Each request's cost at its model's price; says once at startup which configured models have none. */
+	@Bean
+	Costs costs(ModelCatalog models, UsageProperties usage) {
+		Costs costs = new Costs(models, usage.currency());
+		List<String> unpriced = costs.unpriced();
+		if (!unpriced.isEmpty()) {
+			logger.info("Models without a price (infergate.models.<name>.price) count their tokens and cost 0 "
+					+ usage.currency() + ": " + unpriced);
+		}
+		return costs;
 	}
 
 	@Bean

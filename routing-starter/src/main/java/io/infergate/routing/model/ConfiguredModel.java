@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.infergate.routing.actuate.InferenceReport;
+import io.infergate.routing.spend.Price;
 
 /**
  * One model of {@code infergate.models}, checked: its weighted targets or its lanes, its stickiness, and its
@@ -22,15 +23,19 @@ public final class ConfiguredModel {
 
 	private final List<String> fallbacks;
 
+	private final Price price;
+
 	private List<String> fallbackOrder = List.of();
 
 	private List<String> attemptOrder;
 
 	private final LongAdder fallbacksTaken = new LongAdder();
 
-	/** Exactly one of {@code targets} and {@code lanes} is {@code null}. */
-	ConfiguredModel(String name, WeightedTargets targets, Lanes lanes, StickyBy stickyBy, List<String> fallbacks) {
+	/** Exactly one of {@code targets} and {@code lanes} is {@code null}; {@code price} is null when none is set. */
+	ConfiguredModel(String name, WeightedTargets targets, Lanes lanes, StickyBy stickyBy, List<String> fallbacks,
+			Price price) {
 		this.name = name;
+		this.price = price;
 		this.targets = targets;
 		this.lanes = lanes;
 		this.stickyBy = stickyBy;
@@ -40,6 +45,11 @@ public final class ConfiguredModel {
 
 	public String name() {
 		return name;
+	}
+
+	/** What its tokens cost, per million; null when it has no price. */
+	public Price price() {
+		return price;
 	}
 
 	public StickyBy stickyBy() {

@@ -133,7 +133,7 @@ public final class ConfiguredModels implements ConfigurationCheck {
 			return null;
 		}
 		StickyBy stickyBy = (model.stickyBy() != null) ? model.stickyBy() : StickyBy.NONE;
-		return new ConfiguredModel(name, targets, lanes, stickyBy, model.fallbacks());
+		return new ConfiguredModel(name, targets, lanes, stickyBy, model.fallbacks(), model.price());
 	}
 
 	private static WeightedTargets buildTargets(String name, String at,

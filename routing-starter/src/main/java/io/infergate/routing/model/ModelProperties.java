@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 import io.infergate.routing.limits.Limits;
+import io.infergate.routing.spend.Price;
 
 /**
  * Model names clients may use, {@code infergate.models.<name>}. Each routes in one of three forms:
@@ -70,10 +71,11 @@ public record ModelProperties(@Valid Map<String, Model> models) {
 	 * @param stickyBy What keeps one caller on one of the {@code targets}.
 	 * @param fallbacks Other model names, tried in order when this one cannot serve a request before its first byte.
 	 * @param lanes Pools chosen by the request's estimated tokens, instead of {@code pool}; the first that fits wins.
+	 * @param price What the model's tokens cost, per million, for spend; unset: its requests cost 0.
 	 */
 	public record Model(String pool, String targetModel, String adapter, Limits limits,
 			@Valid List<WeightedTarget> targets, @DefaultValue("none") StickyBy stickyBy, List<String> fallbacks,
-			@Valid List<Lane> lanes) implements Target {
+			@Valid List<Lane> lanes, @Valid Price price) implements Target {
 
 		public Model {
 			targets = unmodifiable(targets);

@@ -70,6 +70,8 @@ public final class ResponseUsage {
 
 	private long completionTokens = -1;
 
+	private long cachedPromptTokens;
+
 	/** @param removeUsageChunk whether the gateway asked for the stream's usage chunk, so the client must not see it */
 	public ResponseUsage(boolean removeUsageChunk) {
 		this.removeUsageChunk = removeUsageChunk;
@@ -160,7 +162,7 @@ public final class ResponseUsage {
 			}
 		}
 		if (promptTokens >= 0 && completionTokens >= 0) {
-			return new TokenUsage(promptTokens, completionTokens, true);
+			return new TokenUsage(promptTokens, completionTokens, true, cachedPromptTokens);
 		}
 		if (!promptProcessed && contentChunks == 0) {
 			return TokenUsage.NONE;
@@ -303,6 +305,7 @@ public final class ResponseUsage {
 	private void readUsage(byte[] data, int objectStart, int end) {
 		long prompt = -1;
 		long completion = -1;
+		long cached = 0;
 		try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), data, objectStart, end - objectStart)) {
 			if (parser.nextToken() != JsonToken.START_OBJECT) {
 				return;
@@ -318,6 +321,10 @@ public final class ResponseUsage {
 						&& ("completion_tokens".equals(name) || "output_tokens".equals(name))) {
 					completion = parser.getLongValue();
 				}
+				else if (value == JsonToken.START_OBJECT
+						&& ("prompt_tokens_details".equals(name) || "input_tokens_details".equals(name))) {
+					cached = cachedTokens(parser);
+				}
 				else {
 					parser.skipChildren();
 				}
@@ -330,7 +337,24 @@ public final class ResponseUsage {
 			// an embedding's usage has no completion tokens
 			promptTokens = prompt;
 			completionTokens = Math.max(completion, 0);
+			cachedPromptTokens = Math.max(0, Math.min(cached, prompt));
 		}
+	}
+
+	/** The {@code cached_tokens} of a details object the parser has just opened; 0 when it has none. */
+	private static long cachedTokens(JsonParser parser) {
+		long cached = 0;
+		while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+			String name = parser.currentName();
+			JsonToken value = parser.nextToken();
+			if (value == JsonToken.VALUE_NUMBER_INT && "cached_tokens".equals(name)) {
+				cached = parser.getLongValue();
+			}
+			else {
+				parser.skipChildren();
+			}
+		}
+		return cached;
 	}
 
 	private static boolean isSpace(byte b) {

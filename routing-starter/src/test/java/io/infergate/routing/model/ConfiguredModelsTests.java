@@ -56,9 +56,9 @@ class ConfiguredModelsTests {
 
 	@Test
 	void aModelNeedsExactlyOneForm() {
-		ModelProperties.Model none = new ModelProperties.Model(null, null, null, null, null, null, null, null);
+		ModelProperties.Model none = new ModelProperties.Model(null, null, null, null, null, null, null, null, null);
 		ModelProperties.Model both = new ModelProperties.Model("llama", "a", null, null, List.of(), StickyBy.NONE,
-				List.of(), List.of(lane(10, "llama")));
+				List.of(), List.of(lane(10, "llama")), null);
 
 		assertThat(check(properties("none", none, "both", both)).problems()).containsExactly(
 				"infergate.models.none: no route; give it a pool, targets or lanes",
@@ -68,7 +68,7 @@ class ConfiguredModelsTests {
 	@Test
 	void aModelLevelTargetModelIsNotUsedWithTargets() {
 		ModelProperties.Model chat = new ModelProperties.Model(null, "b", null, null, List.of(target("llama", "a", 1)),
-				StickyBy.NONE, List.of(), List.of());
+				StickyBy.NONE, List.of(), List.of(), null);
 
 		assertThat(check(properties("chat", chat)).problems())
 			.containsExactly("infergate.models.chat.target-model: not used with targets; give each target its own");

@@ -17,11 +17,12 @@ public final class ModelFixtures {
 
 	public static ModelProperties.Model single(String pool, String targetModel, String adapter) {
 		return new ModelProperties.Model(pool, targetModel, adapter, null, List.of(), StickyBy.NONE, List.of(),
-				List.of());
+				List.of(), null);
 	}
 
 	public static ModelProperties.Model split(StickyBy stickyBy, ModelProperties.WeightedTarget... targets) {
-		return new ModelProperties.Model(null, null, null, null, List.of(targets), stickyBy, List.of(), List.of());
+		return new ModelProperties.Model(null, null, null, null, List.of(targets), stickyBy, List.of(), List.of(),
+				null);
 	}
 
 	public static ModelProperties.WeightedTarget target(String pool, String targetModel, int weight) {
@@ -30,7 +31,7 @@ public final class ModelFixtures {
 
 	public static ModelProperties.Model lanes(String targetModel, ModelProperties.Lane... lanes) {
 		return new ModelProperties.Model(null, targetModel, null, null, List.of(), StickyBy.NONE, List.of(),
-				List.of(lanes));
+				List.of(lanes), null);
 	}
 
 	public static ModelProperties.Lane lane(Integer maxTokens, String pool) {
@@ -40,7 +41,7 @@ public final class ModelFixtures {
 	/** {@code model} with {@code fallbacks}. */
 	public static ModelProperties.Model withFallbacks(ModelProperties.Model model, String... fallbacks) {
 		return new ModelProperties.Model(model.pool(), model.targetModel(), model.adapter(), model.limits(),
-				model.targets(), model.stickyBy(), List.of(fallbacks), model.lanes());
+				model.targets(), model.stickyBy(), List.of(fallbacks), model.lanes(), model.price());
 	}
 
 	/** Properties holding {@code models} in the order given: name, model, name, model… */

@@ -36,13 +36,37 @@ class ResponseUsageTests {
 	}
 
 	@Test
-	void readsTheUsageAtTheEndOfAJsonResponse() {
+	void readsTheUsageAtTheEndOfAJsonResponseWithItsCachedPromptTokens() {
 		ResponseUsage usage = new ResponseUsage(false);
 		usage.readJson(buffer("{\"id\":\"c\",\"choices\":[{\"message\":{\"content\":\"say \\\"usage\\\":{\\\"prompt_tokens\\\":1}\"}}],"));
 		usage.readJson(buffer("\"usage\": {\"prompt_tokens\":31,\"completion_tokens\":7,\"total_tokens\":38,"
 				+ "\"prompt_tokens_details\":{\"cached_tokens\":16}}}"));
 
-		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(31, 7, true));
+		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(31, 7, true, 16));
+	}
+
+	@Test
+	void readsTheCachedPromptTokensOfAStreamsUsageChunkWhateverComesAroundThem() {
+		ResponseUsage usage = new ResponseUsage(true);
+
+		String relayed = relay(usage, ROLE, CONTENT, "data: {\"id\":\"c\",\"choices\":[],\"usage\":{\"prompt_tokens\":40,"
+				+ "\"prompt_tokens_details\":{\"audio_tokens\":0,\"cached_tokens\":32,\"extra\":{\"cached_tokens\":1}},"
+				+ "\"completion_tokens\":1,\"total_tokens\":41}}\n\n", DONE);
+
+		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(40, 1, true, 32));
+		assertThat(relayed).isEqualTo(ROLE + CONTENT + DONE);
+	}
+
+	@Test
+	void cachedPromptTokensNeverExceedThePromptAndMissingOnesAreZero() {
+		ResponseUsage more = new ResponseUsage(false);
+		more.readJson(buffer("{\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":1,"
+				+ "\"prompt_tokens_details\":{\"cached_tokens\":64}}}"));
+		ResponseUsage none = new ResponseUsage(false);
+		none.readJson(buffer("{\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":1,\"prompt_tokens_details\":null}}"));
+
+		assertThat(more.tokens(99, true)).isEqualTo(new TokenUsage(8, 1, true, 8));
+		assertThat(none.tokens(99, true)).isEqualTo(new TokenUsage(8, 1, true, 0));
 	}
 
 	@Test
@@ -60,10 +84,10 @@ class ResponseUsageTests {
 
 		relay(usage, "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"Hi\"}\n\n",
 				"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\","
-						+ "\"usage\":{\"input_tokens\":21,\"input_tokens_details\":{\"cached_tokens\":0},"
+						+ "\"usage\":{\"input_tokens\":21,\"input_tokens_details\":{\"cached_tokens\":16},"
 						+ "\"output_tokens\":5,\"total_tokens\":26}}}\n\n");
 
-		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(21, 5, true));
+		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(21, 5, true, 16));
 	}
 
 	@Test
@@ -111,7 +135,7 @@ class ResponseUsageTests {
 				+ "\"deep\":[{\"completion_tokens\":999}]},\"flag\":true,\"x\":null,\"prompt_tokens\" : 40 ,"
 				+ "\"completion_tokens\":6}}"));
 
-		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(40, 6, true));
+		assertThat(usage.tokens(99, true)).isEqualTo(new TokenUsage(40, 6, true, 3));
 	}
 
 	@Test
