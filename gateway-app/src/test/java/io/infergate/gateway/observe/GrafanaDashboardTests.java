@@ -35,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.server.port=0", "infergate.demo.enabled=false",
 				"infergate.models.llama.pool=llama", "infergate.models.llama.target-model=llama",
+				"infergate.models.llama.price.input=0.15", "infergate.models.llama.price.output=0.6",
 				"infergate.models.limited.pool=llama", "infergate.models.limited.target-model=llama",
 				"infergate.models.limited.limits.rpm=1" })
 class GrafanaDashboardTests extends SimulatedPods {
