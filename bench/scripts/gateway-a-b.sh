@@ -4,7 +4,8 @@
 # instance A = a build of the parent commit, B = this one, to measure what a change costs the API.
 # Usage: bench/scripts/gateway-a-b.sh A.jar B.jar
 # Rounds go A-B, then B-A, and so on, so a drift of the machine weighs on both alike.
-# Environment: PODS (4), ROUNDS (6), CONNECTIONS (64), THREADS (2), DURATION (15s), WARMUP (60s, each gateway).
+# Environment: PODS (4), ROUNDS (6), CONNECTIONS (64), THREADS (2), DURATION (15s), WARMUP (60s, each gateway);
+# A_ARGS and B_ARGS, space-separated arguments for gateway A and B (say, the same model with and without a price).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-6}
@@ -15,8 +16,10 @@ WARMUP=${WARMUP:-60s}
 PODS=${PODS:-4}
 
 start_sims 18400 "$PODS"
-start_gateway "$1" 18480 18481 "$SIM_URLS"
-start_gateway "$2" 18490 18491 "$SIM_URLS"
+read -r -a a_args <<<"${A_ARGS:-}"
+read -r -a b_args <<<"${B_ARGS:-}"
+start_gateway "$1" 18480 18481 "$SIM_URLS" "${a_args[@]}"
+start_gateway "$2" 18490 18491 "$SIM_URLS" "${b_args[@]}"
 await_ready 18481
 await_ready 18491
 warm_up 18480
