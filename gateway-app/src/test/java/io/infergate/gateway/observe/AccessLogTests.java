@@ -1,7 +1,5 @@
 package io.infergate.gateway.observe;
 
-import java.util.List;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -14,6 +12,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.infergate.gateway.support.AccessLines;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.Sims;
@@ -44,21 +43,13 @@ class AccessLogTests extends SimulatedPods {
 		awaitReady("llama");
 	}
 
-	private static List<JsonNode> accessLines(CapturedOutput output) {
-		return output.getOut()
-			.lines()
-			.filter((line) -> line.startsWith("{\"time\""))
-			.map((line) -> JsonMapper.shared().readTree(line))
-			.toList();
-	}
-
 	@Test
 	void aServedRequestIsOneJsonLineWithoutItsText(CapturedOutput output) {
 		String completion = Http.postJson(url("/v1/chat/completions"), Http.chat("llama", PROMPT, false, 6)).body();
 		String completionText = JsonMapper.shared().readTree(completion).at("/choices/0/message/content").asString();
 
-		await().until(() -> accessLines(output).size() == 1);
-		JsonNode line = accessLines(output).get(0);
+		await().until(() -> AccessLines.in(output).size() == 1);
+		JsonNode line = AccessLines.in(output).get(0);
 
 		assertThat(line.get("requestId").asString()).isNotBlank();
 		assertThat(line.get("model").asString()).isEqualTo("llama");
@@ -80,8 +71,8 @@ class AccessLogTests extends SimulatedPods {
 		assertThat(Http.postJson(url("/v1/chat/completions"), Http.chat("no-such-model", PROMPT, false, 2)).statusCode())
 			.isEqualTo(404);
 
-		await().until(() -> accessLines(output).size() == 1);
-		JsonNode line = accessLines(output).get(0);
+		await().until(() -> AccessLines.in(output).size() == 1);
+		JsonNode line = AccessLines.in(output).get(0);
 
 		assertThat(line.get("status").asInt()).isEqualTo(404);
 		assertThat(line.get("model").asString()).isEqualTo("no-such-model");

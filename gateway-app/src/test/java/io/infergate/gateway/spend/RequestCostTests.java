@@ -22,6 +22,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.infergate.gateway.observe.SpendMeters;
+import io.infergate.gateway.support.AccessLines;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.routing.auth.ApiKeyHash;
@@ -75,9 +76,9 @@ class RequestCostTests extends SimulatedPods {
 		String first = chat("priced", PROMPT + " First.", false, "").body();
 		String second = chat("priced", PROMPT + " Second.", false, "").body();
 
-		await().until(() -> accessLines(output).size() == 2);
-		JsonNode cold = accessLines(output).get(0);
-		JsonNode warm = accessLines(output).get(1);
+		await().until(() -> AccessLines.in(output).size() == 2);
+		JsonNode cold = AccessLines.in(output).get(0);
+		JsonNode warm = AccessLines.in(output).get(1);
 		assertThat(warm.get("cachedInputTokens").asLong()).as("the shared prefix came from the pod's cache")
 			.isPositive()
 			.isEqualTo(JsonMapper.shared().readTree(second).at("/usage/prompt_tokens_details/cached_tokens").asLong());
@@ -97,8 +98,8 @@ class RequestCostTests extends SimulatedPods {
 		String stream = chat("priced", PROMPT + " Streamed.", true, "").body();
 
 		assertThat(stream).contains("data: [DONE]").doesNotContain("\"usage\"");
-		await().until(() -> accessLines(output).size() == 1);
-		JsonNode line = accessLines(output).get(0);
+		await().until(() -> AccessLines.in(output).size() == 1);
+		JsonNode line = AccessLines.in(output).get(0);
 		assertThat(line.get("outputTokens").asLong()).isEqualTo(6);
 		assertThat(line.get("cost").asDouble()).isPositive().isCloseTo(expectedCost(line), within(1e-12));
 		assertThat(counter("priced").count() - before).isCloseTo(line.get("cost").asDouble(), within(1e-12));
@@ -110,8 +111,8 @@ class RequestCostTests extends SimulatedPods {
 			.body();
 
 		assertThat(stream).contains("\"usage\"").contains("\"cached_tokens\"");
-		await().until(() -> accessLines(output).size() == 1);
-		JsonNode line = accessLines(output).get(0);
+		await().until(() -> AccessLines.in(output).size() == 1);
+		JsonNode line = AccessLines.in(output).get(0);
 		assertThat(line.get("cost").asDouble()).isPositive().isCloseTo(expectedCost(line), within(1e-12));
 	}
 
@@ -119,8 +120,8 @@ class RequestCostTests extends SimulatedPods {
 	void aModelWithoutAPriceCountsItsTokensAndCostsNothing(CapturedOutput output) {
 		chat("free", PROMPT + " Free.", false, "");
 
-		await().until(() -> accessLines(output).size() == 1);
-		JsonNode line = accessLines(output).get(0);
+		await().until(() -> AccessLines.in(output).size() == 1);
+		JsonNode line = AccessLines.in(output).get(0);
 		assertThat(line.get("inputTokens").asLong()).isPositive();
 		assertThat(line.get("cost").asDouble()).isZero();
 		assertThat(registry.find(SpendMeters.COST).tag("model", "free").counter()).isNull();
@@ -156,13 +157,5 @@ class RequestCostTests extends SimulatedPods {
 			.build());
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		return response;
-	}
-
-	private static List<JsonNode> accessLines(CapturedOutput output) {
-		return output.getOut()
-			.lines()
-			.filter((line) -> line.startsWith("{\"time\""))
-			.map((line) -> JsonMapper.shared().readTree(line))
-			.toList();
 	}
 }
