@@ -25,14 +25,11 @@ public final class SpendMeters {
 
 	private final Costs costs;
 
-	private final String currency;
-
 	private final ConcurrentMap<Key, Counter> counters = new ConcurrentHashMap<>();
 
 	public SpendMeters(MeterRegistry registry, Costs costs) {
 		this.registry = registry;
 		this.costs = costs;
-		this.currency = costs.currency();
 	}
 
 	/** What prices each request. */
@@ -49,7 +46,7 @@ public final class SpendMeters {
 		if (counter == null) {
 			counter = counters.computeIfAbsent(key, (k) -> Counter.builder(COST)
 				.description("What requests cost at their model's price, from the usage their limits settle with")
-				.tags("model", k.model(), "tenant", k.tenant(), "key", k.key(), "currency", currency)
+				.tags("model", k.model(), "tenant", k.tenant(), "key", k.key(), "currency", costs.currency())
 				.register(registry));
 		}
 		counter.increment(request.cost());

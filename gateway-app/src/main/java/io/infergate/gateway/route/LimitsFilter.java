@@ -83,7 +83,11 @@ public class LimitsFilter implements GatewayFilter {
 		return chain.filter(exchange).doOnTerminate(settle).doOnCancel(settle);
 	}
 
-	private static TokenUsage used(ServerWebExchange exchange, InferenceContext context, InferenceRequest request) {
+	/**
+	 * The usage a request's limits settle with: as reported, else the prompt as estimated (when a model server took
+	 * it and answered without error) and the content chunks relayed. Its cost is priced from the same.
+	 */
+	static TokenUsage used(ServerWebExchange exchange, InferenceContext context, InferenceRequest request) {
 		ResponseUsage usage = context.usage();
 		Dispatch dispatch = context.dispatch();
 		boolean reachedModelServer = dispatch != null && dispatch.lastEndpoint() != null;

@@ -24,6 +24,7 @@ import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.SchedulingResult;
 import io.infergate.routing.spend.Costs;
+import io.infergate.routing.spend.Price;
 
 /**
  * The first step of the request path and the last to finish: notes when an inference request arrived (a
@@ -153,22 +154,15 @@ public class ObserveFilter implements GatewayFilter {
 				status, parsed != null && parsed.stream(), completed,
 				(firstByte != 0) ? firstByte - relayed.receivedNanos() : -1, nowNanos - relayed.receivedNanos(),
 				reportedUsage(context), context.queueWaitNanos(), (fallbacks != null) ? fallbacks.taken() : -1,
-				(costs != null && parsed != null) ? costs.cost(parsed.model(), settledUsage(context, status)) : 0);
+				cost(exchange, context, costs));
 	}
 
-	/**
-	 * The usage the limits settle with: as reported, else the prompt as estimated (when a model server took it and
-	 * answered without error) and the content chunks relayed.
-	 */
-	private static TokenUsage settledUsage(InferenceContext context, int status) {
-		ResponseUsage usage = context.usage();
+	/** At its model's price, the usage the request's limits settle with; 0 without a price or a parsed request. */
+	private static double cost(ServerWebExchange exchange, InferenceContext context, Costs costs) {
+		ParsedRequest parsed = context.parsed();
 		InferenceRequest request = context.request();
-		if (usage == null || request == null) {
-			return null;
-		}
-		Dispatch dispatch = context.dispatch();
-		boolean processed = dispatch != null && dispatch.lastEndpoint() != null && status < 400;
-		return usage.tokens(request.estimatedPromptTokens(), processed);
+		Price price = (costs != null && parsed != null && request != null) ? costs.price(parsed.model()) : null;
+		return (price != null) ? price.cost(LimitsFilter.used(exchange, context, request)) : 0;
 	}
 
 	/** The usage the model server reported, read by the account-usage step; not the gateway's own count. */

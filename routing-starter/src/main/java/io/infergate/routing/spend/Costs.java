@@ -29,10 +29,7 @@ public final class Costs {
 	/** The cost of {@code usage} for {@code model}; 0 when either is null or the model has no price. */
 	public double cost(String model, TokenUsage usage) {
 		Price price = price(model);
-		if (price == null || usage == null) {
-			return 0;
-		}
-		return price.cost(usage.inputTokens(), usage.cachedInputTokens(), usage.outputTokens());
+		return (price != null) ? price.cost(usage) : 0;
 	}
 
 	/** Whether {@code model} has a price. */
@@ -46,7 +43,8 @@ public final class Costs {
 			.toList();
 	}
 
-	private Price price(String model) {
+	/** The price of {@code model} as the running configuration has it; null when it has none. */
+	public Price price(String model) {
 		if (model == null) {
 			return null;
 		}

@@ -2,6 +2,8 @@ package io.infergate.routing.spend;
 
 import jakarta.validation.constraints.PositiveOrZero;
 
+import io.infergate.routing.limits.TokenUsage;
+
 /**
  * What a model's tokens cost, per million tokens, in {@code infergate.usage.currency}: {@code input} for prompt tokens
  * the engine computed, {@code cached-input} for prompt tokens it took from its prefix cache (as the model server's
@@ -15,6 +17,11 @@ import jakarta.validation.constraints.PositiveOrZero;
 public record Price(@PositiveOrZero Double input, @PositiveOrZero Double cachedInput, @PositiveOrZero Double output) {
 
 	private static final double PER_TOKEN = 1e-6;
+
+	/** The cost of {@code usage}; 0 when it is null. */
+	public double cost(TokenUsage usage) {
+		return (usage != null) ? cost(usage.inputTokens(), usage.cachedInputTokens(), usage.outputTokens()) : 0;
+	}
 
 	/**
 	 * The cost of one request's tokens: {@code inputTokens} of which {@code cachedInputTokens} came from the cache,
