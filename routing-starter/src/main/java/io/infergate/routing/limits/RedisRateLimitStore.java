@@ -1,9 +1,5 @@
 package io.infergate.routing.limits;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,17 +11,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.lettuce.core.RedisConnectionException;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.infergate.routing.redis.ScriptConnection;
 import io.infergate.routing.redis.SharedRedisClient;
 
 /**
@@ -54,10 +44,6 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private static final Log logger = LogFactory.getLog(RedisRateLimitStore.class);
 
-	private static final String SCRIPT = script("limits.lua");
-
-	private static final long RECONNECT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
-
 	private static final long RELEASE_LINGER_MICROS = 1000;
 
 	private static final int MAX_RELEASES_PER_CALL = 128;
@@ -70,11 +56,14 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private static final long ALLOWANCE_SWEEP_MILLIS = 250;
 
-	private final SharedRedisClient redis;
+	private static final ScriptConnection.Script SCRIPT = ScriptConnection.Script.load(RedisRateLimitStore.class,
+			"limits.lua");
+
+	private final ScriptConnection redis;
+
+	private final boolean ownsConnection;
 
 	private final ClientResources resources;
-
-	private final RedisURI uri;
 
 	private final String keyPrefix;
 
@@ -86,8 +75,6 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private final AtomicLong leases = new AtomicLong();
 
-	private final String scriptSha;
-
 	private final Object lock = new Object();
 
 	private LimitsCall waiting = new LimitsCall();
@@ -98,11 +85,8 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	private boolean releaseScheduled;
 
-	private volatile StatefulRedisConnection<String, String> connection;
-
 	private ScheduledFuture<?> allowanceSweep;
 
-	private volatile boolean closed;
 
 	/** A store that decides every request in Redis (no {@link Allowances}). */
 	public RedisRateLimitStore(SharedRedisClient redis, Duration timeout, String keyPrefix, Duration leaseTimeout,
@@ -121,15 +105,32 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	 */
 	public RedisRateLimitStore(SharedRedisClient redis, Duration timeout, String keyPrefix, Duration leaseTimeout,
 			Duration parallelRetry, double allowanceShare) {
+		this(new ScriptConnection(redis, timeout), true, keyPrefix, leaseTimeout, parallelRetry, allowanceShare);
+	}
+
+	/**
+	 * A store on a connection shared with others (the budgets'), which {@link #close} leaves open.
+	 *
+	 * @param redis the connection
+	 * @param keyPrefix prefix of every key
+	 * @param leaseTimeout how long a max-parallel lease lives when nothing ends it
+	 * @param parallelRetry the wait suggested to a request refused by a max-parallel limit
+	 * @param allowanceShare the part of each limit this replica takes at once to decide requests without a call
+	 */
+	public RedisRateLimitStore(ScriptConnection redis, String keyPrefix, Duration leaseTimeout,
+			Duration parallelRetry, double allowanceShare) {
+		this(redis, false, keyPrefix, leaseTimeout, parallelRetry, allowanceShare);
+	}
+
+	private RedisRateLimitStore(ScriptConnection redis, boolean ownsConnection, String keyPrefix,
+			Duration leaseTimeout, Duration parallelRetry, double allowanceShare) {
 		this.redis = redis;
+		this.ownsConnection = ownsConnection;
 		this.resources = redis.resources();
-		this.uri = redis.uri(timeout);
 		this.keyPrefix = keyPrefix;
 		this.leaseMicros = leaseTimeout.toNanos() / 1000;
 		this.parallelRetryMicros = Math.max(1, parallelRetry.toNanos() / 1000);
-		this.scriptSha = sha1(SCRIPT);
 		this.allowances = new Allowances(allowanceShare, ALLOWANCE_IDLE_NANOS, leaseTimeout.toNanos());
-		connect();
 		if (allowanceShare > 0) {
 			allowanceSweep = resources.eventExecutorGroup().scheduleAtFixedRate(this::giveBackIdleAllowances, ALLOWANCE_SWEEP_MILLIS,
 					ALLOWANCE_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
@@ -330,7 +331,7 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 	private CompletionStage<List<Long>> send(LimitsCall call) {
 		CompletionStage<List<Long>> sent;
 		try {
-			sent = run(call.keys(), call.args(leaseMicros, parallelRetryMicros));
+			sent = redis.run(SCRIPT, call.keys(), call.args(leaseMicros, parallelRetryMicros));
 		}
 		catch (RuntimeException ex) {
 			sent = CompletableFuture.failedFuture(ex);
@@ -368,52 +369,11 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 
 	/** Whether a connection to Redis is open now. */
 	public boolean isConnected() {
-		StatefulRedisConnection<String, String> current = connection;
-		return current != null && current.isOpen();
-	}
-
-	private CompletionStage<List<Long>> run(List<String> keys, List<String> args) {
-		StatefulRedisConnection<String, String> current = connection;
-		if (current == null) {
-			return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + uri));
-		}
-		RedisAsyncCommands<String, String> commands = current.async();
-		String[] keyArray = keys.toArray(new String[0]);
-		String[] argArray = args.toArray(new String[0]);
-		CompletionStage<List<Long>> result = commands.evalsha(scriptSha, ScriptOutputType.MULTI, keyArray, argArray);
-		// a restarted Redis has forgotten its scripts: EVAL sends the script and caches it again
-		return result.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
-				? commands.<List<Long>>eval(SCRIPT, ScriptOutputType.MULTI, keyArray, argArray)
-				: CompletableFuture.failedFuture(ex));
-	}
-
-	/** Opens the first connection, trying again every second in the background until it is open. */
-	private void connect() {
-		if (closed) {
-			return;
-		}
-		redis.client().connectAsync(StringCodec.UTF8, uri).whenComplete((opened, ex) -> {
-			if (ex == null) {
-				connection = opened;
-				if (closed) {
-					opened.close();
-				}
-			}
-			else if (!closed) {
-				logger.debug("Could not connect to Redis at " + uri + ", trying again in a second: " + ex.getMessage());
-				try {
-					resources.eventExecutorGroup().schedule(this::connect, RECONNECT_INTERVAL_NANOS, TimeUnit.NANOSECONDS);
-				}
-				catch (RejectedExecutionException closing) {
-					// closed meanwhile
-				}
-			}
-		});
+		return redis.isConnected();
 	}
 
 	@Override
 	public void close() {
-		closed = true;
 		if (allowanceSweep != null) {
 			allowanceSweep.cancel(false);
 		}
@@ -433,38 +393,12 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
 		catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ex) {
 			logger.debug("The last releases did not reach Redis before closing: " + ex);
 		}
-		StatefulRedisConnection<String, String> current = connection;
-		if (current != null) {
-			current.close();
+		if (ownsConnection) {
+			redis.close();
 		}
 	}
 
 	private static Throwable unwrap(Throwable ex) {
-		Throwable cause = ex;
-		while ((cause instanceof java.util.concurrent.CompletionException
-				|| cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
-			cause = cause.getCause();
-		}
-		return cause;
-	}
-
-	private static String script(String name) {
-		try (InputStream in = RedisRateLimitStore.class.getResourceAsStream(name)) {
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static String sha1(String script) {
-		try {
-			byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
-				.digest(script.getBytes(StandardCharsets.UTF_8));
-			return java.util.HexFormat.of().formatHex(digest);
-		}
-		catch (java.security.NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return ScriptConnection.unwrap(ex);
 	}
 }
