@@ -17,6 +17,7 @@ import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.routing.limits.LimitDecision;
 import io.infergate.routing.limits.Caller;
 import io.infergate.routing.limits.TokenUsage;
+import io.infergate.routing.spend.BudgetHold;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.request.InferenceRequest;
@@ -24,8 +25,9 @@ import io.infergate.routing.request.InferenceRequest;
 /**
  * Limits: checks and reserves the caller's limits for the model being tried with the {@link InferenceEngine},
  * which holds all the logic; this filter only translates. A request refused by a limit gets 429 with the OpenAI error,
- * {@code Retry-After}, {@code retry-after-ms} and {@code x-infergate-dropped-reason: rate-limited}; while the shared
- * store is down under {@code fail-close}, 503. Every response of a limited caller carries the
+ * {@code Retry-After}, {@code retry-after-ms} and {@code x-infergate-dropped-reason: rate-limited}; one a spent hard
+ * budget refuses gets 429 {@code insufficient_quota} ({@link BudgetRefusal}); while the shared store is down under
+ * {@code fail-close}, 503. Every response of a limited caller carries the
  * {@link RateLimitHeaders}.
  * <p>
  * The request reserves its estimated prompt tokens plus its {@code max_tokens} (or
@@ -59,7 +61,8 @@ public class LimitsFilter implements GatewayFilter {
 				}
 				return switch (decision.status()) {
 					case ADMITTED -> admitted(exchange, chain, context, decision);
-					case REJECTED -> refused(exchange, decision);
+					case RATE_LIMITED -> refused(exchange, decision);
+					case BUDGET_EXHAUSTED -> budgetExhausted(exchange, decision);
 					case STORE_UNAVAILABLE -> OpenAiErrorResponses.write(exchange,
 							new OpenAiError(HttpStatus.SERVICE_UNAVAILABLE,
 									"The rate-limit store cannot be reached, and the gateway refuses requests it "
@@ -96,6 +99,17 @@ public class LimitsFilter implements GatewayFilter {
 		boolean failed = status != null && status.isError();
 		return (usage != null) ? usage.tokens(request.estimatedPromptTokens(), reachedModelServer && !failed)
 				: TokenUsage.NONE;
+	}
+
+	private static Mono<Void> budgetExhausted(ServerWebExchange exchange, LimitDecision decision) {
+		BudgetHold hold = decision.budgetHold();
+		if (logger.isDebugEnabled()) {
+			logger.debug("429 for key '" + decision.caller().keyId() + "' (tenant '" + decision.caller().tenant()
+					+ "') on " + decision.model() + ": budget of " + hold.exhausted().line().describe() + " spent");
+		}
+		BudgetRefusal.writeHeaders(exchange.getResponse().getHeaders(), hold.exhausted(), hold.at());
+		return OpenAiErrorResponses.write(exchange,
+				BudgetRefusal.error(hold.exhausted(), hold.maxCostNanos(), decision.currency()));
 	}
 
 	private static Mono<Void> refused(ServerWebExchange exchange, LimitDecision decision) {

@@ -84,10 +84,20 @@ public final class LimitsConfigurationCheck implements ConfigurationCheck {
 				.forEach((model, limits) -> problems
 					.addAll(RateLimitProperties.limitProblems(at + ".model-limits." + model, limits)));
 		});
+		java.util.Set<String> knownTenants = new java.util.TreeSet<>();
+		auth.keys().forEach((id, key) -> knownTenants
+			.add((key != null && key.tenant() != null && !key.tenant().isBlank()) ? key.tenant() : id));
+		if (!auth.enabled()) {
+			knownTenants.add(io.infergate.routing.limits.Caller.ANONYMOUS);
+		}
 		auth.tenants().forEach((name, tenant) -> {
 			String at = "infergate.auth.tenants." + name;
 			if (tenant == null) {
 				return;
+			}
+			if (tenant.limits() != null && tenant.limits().budget() != null && !knownTenants.contains(name)) {
+				problems.add(at + ".limits.budget: no key belongs to tenant '" + name + "', so the budget would never "
+						+ "count anything; tenants of the keys: " + (knownTenants.isEmpty() ? "none" : knownTenants));
 			}
 			if (!(tenant.weight() > 0) || Double.isInfinite(tenant.weight())) {
 				problems.add(at + ".weight: must be a finite number above 0, got " + tenant.weight());

@@ -13,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -49,7 +50,15 @@ import io.infergate.routing.redis.SharedRedisClient;
 import io.infergate.routing.scheduling.PluginType;
 import io.infergate.routing.scheduling.SchedulingPlugin;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
+import io.infergate.routing.redis.ScriptConnection;
+import io.infergate.routing.spend.BudgetAlerts;
+import io.infergate.routing.spend.BudgetListener;
+import io.infergate.routing.spend.BudgetStore;
+import io.infergate.routing.spend.Budgets;
 import io.infergate.routing.spend.Costs;
+import io.infergate.routing.spend.FailoverBudgetStore;
+import io.infergate.routing.spend.MemoryBudgetStore;
+import io.infergate.routing.spend.RedisBudgetStore;
 import io.infergate.routing.spend.UsageProperties;
 
 /**
@@ -153,26 +162,56 @@ public class EngineAutoConfiguration {
 		return new TenantMeters(registry.getIfUnique(SimpleMeterRegistry::new));
 	}
 
+	/** The one connection the limits and the budgets run their scripts on, with {@code store: redis}. */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnProperty(name = "infergate.rate-limits.store", havingValue = "redis")
+	ScriptConnection limitsScriptConnection(RateLimitProperties properties, SharedRedisClient sharedRedis) {
+		return new ScriptConnection(sharedRedis, properties.redisTimeout());
+	}
+
 	@Bean
-	RateLimitStore rateLimitStore(RateLimitProperties properties, ObjectProvider<SharedRedisClient> sharedRedis,
-			ObjectProvider<MeterRegistry> registry) {
+	RateLimitStore rateLimitStore(RateLimitProperties properties, ObjectProvider<ScriptConnection> connection,
+			ObjectProvider<SharedRedisClient> sharedRedis, ObjectProvider<MeterRegistry> registry) {
 		MemoryRateLimitStore memory = new MemoryRateLimitStore(properties.parallelRetryAfter());
 		if (properties.store() == RateLimitProperties.Store.MEMORY) {
 			return memory;
 		}
-		SharedRedisClient client = sharedRedis.getObject();
-		logger.info("Rate limits are shared through Redis at " + client.address() + "; on-store-failure: "
-				+ properties.onStoreFailure().configName());
-		RedisRateLimitStore redis = new RedisRateLimitStore(client, properties.redisTimeout(),
-				properties.redisKeyPrefix(), properties.leaseTimeout(), properties.parallelRetryAfter(),
-				properties.redisAllowance());
+		logger.info("Rate limits and budgets are shared through Redis at " + sharedRedis.getObject().address()
+				+ "; on-store-failure: " + properties.onStoreFailure().configName());
+		RedisRateLimitStore redis = new RedisRateLimitStore(connection.getObject(), properties.redisKeyPrefix(),
+				properties.leaseTimeout(), properties.parallelRetryAfter(), properties.redisAllowance());
 		return new FailoverRateLimitStore(redis, memory, properties.onStoreFailure(),
 				registry.getIfUnique(SimpleMeterRegistry::new));
 	}
 
+	/** Told when a budget is reached: a warning, a metric, the webhook. */
 	@Bean
-	RateLimiter rateLimiter(RateLimitPolicy policy, RateLimitStore store, TenantMeters meters) {
-		return new RateLimiter(policy, store, meters);
+	BudgetListener budgetAlerts(ObjectProvider<MeterRegistry> registry, UsageProperties usage,
+			ObjectProvider<Clock> clock) {
+		return new BudgetAlerts(registry.getIfUnique(SimpleMeterRegistry::new), usage.currency(),
+				usage.budgetWebhook(), clock.getIfAvailable(Clock::systemUTC));
+	}
+
+	/** Where budget spend is counted: beside the limits' counters, in memory or Redis. */
+	@Bean
+	BudgetStore budgetStore(RateLimitProperties properties, UsageProperties usage,
+			ObjectProvider<ScriptConnection> connection, ObjectProvider<MeterRegistry> registry,
+			BudgetListener listener, ObjectProvider<Clock> clock) {
+		MemoryBudgetStore memory = new MemoryBudgetStore(usage.budgetZone(), listener);
+		if (properties.store() == RateLimitProperties.Store.MEMORY) {
+			return memory;
+		}
+		RedisBudgetStore redis = new RedisBudgetStore(connection.getObject(), properties.redisKeyPrefix(),
+				usage.budgetZone(), properties.leaseTimeout(), listener, clock.getIfAvailable(Clock::systemUTC));
+		return new FailoverBudgetStore(redis, memory, properties.onStoreFailure(),
+				registry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	@Bean
+	RateLimiter rateLimiter(RateLimitPolicy policy, RateLimitStore store, TenantMeters meters,
+			BudgetStore budgetStore, Costs costs, ObjectProvider<Clock> clock) {
+		return new RateLimiter(policy, store, meters,
+				new Budgets(budgetStore, costs, clock.getIfAvailable(Clock::systemUTC)));
 	}
 
 	/**

@@ -130,7 +130,6 @@ public final class InferenceEngine {
 		}
 	}
 
-	/** Whether any limit applies to anyone; if not, {@link #limit} admits every request without a limit decision. */
 	/**
 	 * After a configuration reload: {@code limiter} when keys are required or any limit is configured, else
 	 * {@code null}. A request already past its limits keeps the decision it got.
@@ -145,13 +144,14 @@ public final class InferenceEngine {
 	}
 
 	/**
-	 * Checks and reserves {@code caller}'s limits for the request's model: its estimated prompt tokens plus its
-	 * {@code max_tokens}. Completes with {@code null} when no limit applies to anyone.
+	 * Checks and reserves {@code caller}'s limits for the request's model (its estimated prompt tokens plus its
+	 * {@code max_tokens}) and holds in its hard budgets the most those tokens can cost. Completes with {@code null}
+	 * when no limit or budget applies to anyone.
 	 */
 	public CompletionStage<LimitDecision> limit(Caller caller, InferenceRequest request) {
 		RateLimiter current = limiter;
-		return (current != null) ? current.admit(caller, request.requestedModel(), request.estimatedTotalTokens())
-				: UNLIMITED;
+		return (current != null) ? current.admit(caller, request.requestedModel(), request.estimatedPromptTokens(),
+				request.maxTokens()) : UNLIMITED;
 	}
 
 	/**

@@ -44,6 +44,8 @@ public final class LimitTypes implements ConfigurationCheck {
 		this.configured.keySet().stream().filter((name) -> !this.types.containsKey(name)).forEach((name) -> problems
 			.add(PROPERTY + "." + name + ": no limit type named '" + name + "'; limit types: " + (this.types.isEmpty()
 					? "none (a limit type is a LimitType bean)" : String.join(", ", this.types.keySet()))));
+		this.configured.forEach((name, subjects) -> subjects.forEach((subject, limits) -> problems
+			.addAll(RateLimitProperties.limitProblems(PROPERTY + "." + name + "." + subject, limits))));
 	}
 
 	/** The types as the environment configures them. */

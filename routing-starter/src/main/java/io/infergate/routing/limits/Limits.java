@@ -1,5 +1,9 @@
 package io.infergate.routing.limits;
 
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
+
+import io.infergate.routing.spend.Budget;
+
 /**
  * Rate limits as configured, {@code {rpm: 600, tpm: 200000, max-parallel: 32}}: requests per minute, tokens
  * (prompt + completion) per minute, and requests in flight at once. {@code 0} means unlimited; an absent
@@ -8,11 +12,21 @@ package io.infergate.routing.limits;
  * @param rpm requests per minute
  * @param tpm tokens per minute
  * @param maxParallel requests in flight at once
+ * @param budget what may be spent per day, month or rolling 24 hours ({@link Budget})
  */
-public record Limits(Long rpm, Long tpm, Integer maxParallel) {
+public record Limits(Long rpm, Long tpm, Integer maxParallel, Budget budget) {
 
 	/** No limit set. */
-	public static final Limits NONE = new Limits(null, null, null);
+	public static final Limits NONE = new Limits(null, null, null, null);
+
+	@ConstructorBinding
+	public Limits {
+	}
+
+	/** Rate limits without a budget. */
+	public Limits(Long rpm, Long tpm, Integer maxParallel) {
+		this(rpm, tpm, maxParallel, null);
+	}
 
 	/** Each field that is absent here taken from {@code defaults}. */
 	public Limits orElse(Limits defaults) {
@@ -20,7 +34,7 @@ public record Limits(Long rpm, Long tpm, Integer maxParallel) {
 			return this;
 		}
 		return new Limits((rpm != null) ? rpm : defaults.rpm, (tpm != null) ? tpm : defaults.tpm,
-				(maxParallel != null) ? maxParallel : defaults.maxParallel);
+				(maxParallel != null) ? maxParallel : defaults.maxParallel, (budget != null) ? budget : defaults.budget);
 	}
 
 	public long rpmOrUnlimited() {
@@ -35,7 +49,7 @@ public record Limits(Long rpm, Long tpm, Integer maxParallel) {
 		return (maxParallel != null) ? maxParallel : 0;
 	}
 
-	/** Whether no field limits anything. */
+	/** Whether no rate limit (RPM, TPM, max-parallel) limits anything; a budget is not one. */
 	public boolean isUnlimited() {
 		return rpmOrUnlimited() <= 0 && tpmOrUnlimited() <= 0 && maxParallelOrUnlimited() <= 0;
 	}

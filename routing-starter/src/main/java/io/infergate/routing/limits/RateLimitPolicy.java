@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.infergate.routing.spend.Budget;
+import io.infergate.routing.spend.BudgetLine;
+
 /**
  * Which limits apply to a caller calling a model: up to four buckets, each checked and charged on every request.
  * <ol>
@@ -20,6 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Then one bucket per {@link LimitType} of the application's own, for the subject it names
  * ({@code infergate.rate-limits.by.<type>.<subject>}). Buckets without any limit are left out. The built-in lists
  * are computed once per key and model and then reused; a type's bucket once per subject.
+ * <p>
+ * The same blocks give the request's budgets ({@link BudgetLine}): each block with a {@code budget}, in the same
+ * order.
  */
 public final class RateLimitPolicy {
 
@@ -45,7 +51,20 @@ public final class RateLimitPolicy {
 
 	private final boolean limitsAnything;
 
-	private final ConcurrentHashMap<String, ConcurrentHashMap<String, List<Bucket>>> cache = new ConcurrentHashMap<>();
+	private final boolean budgetsAnything;
+
+	private final ConcurrentHashMap<String, ConcurrentHashMap<String, Applicable>> cache = new ConcurrentHashMap<>();
+
+	/**
+	 * What applies to one request: its rate-limit buckets and its budgets.
+	 *
+	 * @param buckets the buckets, possibly none
+	 * @param budgets the budgets, possibly none
+	 */
+	public record Applicable(List<Bucket> buckets, List<BudgetLine> budgets) {
+
+		static final Applicable NOTHING = new Applicable(List.of(), List.of());
+	}
 
 	public RateLimitPolicy(Map<String, KeyLimits> keys, Map<String, Limits> tenants, Map<String, Limits> models,
 			Limits defaults) {
@@ -62,8 +81,14 @@ public final class RateLimitPolicy {
 		this.tenants = Map.copyOf(tenants);
 		this.models = Map.copyOf(models);
 		this.defaults = (defaults != null) ? defaults : Limits.NONE;
-		this.limitsAnything = !this.types.isEmpty() || !this.defaults.isUnlimited() || anyLimit(this.tenants.values())
-				|| anyLimit(this.models.values()) || this.keys.values()
+		this.budgetsAnything = this.defaults.budget() != null || anyBudget(this.tenants.values())
+				|| anyBudget(this.models.values()) || this.types.stream().anyMatch(TypedLimits::budgetsAnything)
+				|| this.keys.values()
+					.stream()
+					.anyMatch((key) -> (key.limits() != null && key.limits().budget() != null)
+							|| anyBudget(key.modelLimits().values()));
+		this.limitsAnything = this.budgetsAnything || !this.types.isEmpty() || !this.defaults.isUnlimited()
+				|| anyLimit(this.tenants.values()) || anyLimit(this.models.values()) || this.keys.values()
 					.stream()
 					.anyMatch((key) -> (key.limits() != null && !key.limits().isUnlimited())
 							|| anyLimit(key.modelLimits().values()));
@@ -74,55 +99,121 @@ public final class RateLimitPolicy {
 		return new RateLimitPolicy(Map.of(), Map.of(), Map.of(), Limits.NONE);
 	}
 
-	/** Whether any limit is configured at all. */
+	/** Whether any limit or budget is configured at all. */
 	public boolean limitsAnything() {
 		return limitsAnything;
 	}
 
+	/** Whether any budget is configured. */
+	public boolean budgetsAnything() {
+		return budgetsAnything;
+	}
+
 	/** The buckets {@code caller} calling {@code model} is checked against, in the order of the class comment. */
 	public List<Bucket> buckets(Caller caller, String model) {
-		ConcurrentHashMap<String, List<Bucket>> byModel = cache.computeIfAbsent(caller.keyId(),
-				(key) -> new ConcurrentHashMap<>());
-		List<Bucket> buckets = byModel.get(model);
-		if (buckets == null) {
-			buckets = byModel.computeIfAbsent(model, (m) -> compute(caller.keyId(), caller.tenant(), m));
-		}
-		return types.isEmpty() ? buckets : withTypes(buckets, caller, model);
+		return applicable(caller, model).buckets();
 	}
 
-	private List<Bucket> withTypes(List<Bucket> builtIn, Caller caller, String model) {
-		List<Bucket> all = null;
+	/** The buckets and budgets {@code caller} calling {@code model} is checked against. */
+	public Applicable applicable(Caller caller, String model) {
+		ConcurrentHashMap<String, Applicable> byModel = cache.computeIfAbsent(caller.keyId(),
+				(key) -> new ConcurrentHashMap<>());
+		Applicable applicable = byModel.get(model);
+		if (applicable == null) {
+			applicable = byModel.computeIfAbsent(model, (m) -> compute(caller.keyId(), caller.tenant(), m));
+		}
+		return types.isEmpty() ? applicable : withTypes(applicable, caller, model);
+	}
+
+	private Applicable withTypes(Applicable builtIn, Caller caller, String model) {
+		List<Bucket> buckets = null;
+		List<BudgetLine> budgets = null;
 		for (TypedLimits typed : types) {
 			String subject = typed.type().subject(caller, model);
-			Bucket bucket = (subject != null) ? typed.bucket(subject) : null;
+			if (subject == null) {
+				continue;
+			}
+			Bucket bucket = typed.bucket(subject);
 			if (bucket != null) {
-				if (all == null) {
-					all = new ArrayList<>(builtIn.size() + types.size());
-					all.addAll(builtIn);
+				if (buckets == null) {
+					buckets = new ArrayList<>(builtIn.buckets());
 				}
-				all.add(bucket);
+				buckets.add(bucket);
+			}
+			BudgetLine budget = typed.budget(subject);
+			if (budget != null) {
+				if (budgets == null) {
+					budgets = new ArrayList<>(builtIn.budgets());
+				}
+				budgets.add(budget);
 			}
 		}
-		return (all != null) ? all : builtIn;
+		return (buckets == null && budgets == null) ? builtIn
+				: new Applicable((buckets != null) ? buckets : builtIn.buckets(),
+						(budgets != null) ? budgets : builtIn.budgets());
 	}
 
-	private List<Bucket> compute(String keyId, String tenant, String model) {
+	private Applicable compute(String keyId, String tenant, String model) {
 		List<Bucket> buckets = new ArrayList<>(4);
+		List<BudgetLine> budgets = new ArrayList<>(0);
 		KeyLimits key = keys.get(keyId);
-		add(buckets, LimitScope.KEY, keyId, ((key != null && key.limits() != null) ? key.limits() : Limits.NONE)
-			.orElse(defaults));
-		add(buckets, LimitScope.TENANT, tenant, tenants.get(tenant));
-		add(buckets, LimitScope.MODEL, model, models.get(model));
+		add(buckets, budgets, LimitScope.KEY, keyId,
+				((key != null && key.limits() != null) ? key.limits() : Limits.NONE).orElse(defaults));
+		add(buckets, budgets, LimitScope.TENANT, tenant, tenants.get(tenant));
+		add(buckets, budgets, LimitScope.MODEL, model, models.get(model));
 		if (key != null) {
-			add(buckets, LimitScope.KEY_MODEL, keyId + "/" + model, key.modelLimits().get(model));
+			add(buckets, budgets, LimitScope.KEY_MODEL, keyId + "/" + model, key.modelLimits().get(model));
 		}
-		return List.copyOf(buckets);
+		return (buckets.isEmpty() && budgets.isEmpty()) ? Applicable.NOTHING
+				: new Applicable(List.copyOf(buckets), List.copyOf(budgets));
 	}
 
 	private static void add(List<Bucket> buckets, LimitScope scope, String subject, Limits limits) {
 		if (limits != null && !limits.isUnlimited()) {
 			buckets.add(Bucket.of(scope, subject, limits));
 		}
+	}
+
+	private static void add(List<Bucket> buckets, List<BudgetLine> budgets, LimitScope scope, String subject,
+			Limits limits) {
+		add(buckets, scope, subject, limits);
+		if (limits != null && limits.budget() != null) {
+			budgets.add(new BudgetLine(scope, subject, limits.budget()));
+		}
+	}
+
+	/**
+	 * Every configured budget, for reports: each key's own (or the default's), its key × model ones, the anonymous
+	 * caller's when no key is named so and the defaults have one, each tenant's, each model's, each typed subject's.
+	 */
+	public List<BudgetLine> allBudgets() {
+		List<BudgetLine> lines = new ArrayList<>();
+		new java.util.TreeMap<>(keys).forEach((id, key) -> {
+			Limits own = ((key.limits() != null) ? key.limits() : Limits.NONE).orElse(defaults);
+			if (own.budget() != null) {
+				lines.add(new BudgetLine(LimitScope.KEY, id, own.budget()));
+			}
+			new java.util.TreeMap<>(key.modelLimits()).forEach((model, limits) -> {
+				if (limits != null && limits.budget() != null) {
+					lines.add(new BudgetLine(LimitScope.KEY_MODEL, id + "/" + model, limits.budget()));
+				}
+			});
+		});
+		if (defaults.budget() != null && !keys.containsKey(Caller.ANONYMOUS)) {
+			lines.add(new BudgetLine(LimitScope.KEY, Caller.ANONYMOUS, defaults.budget()));
+		}
+		new java.util.TreeMap<>(tenants).forEach((tenant, limits) -> {
+			if (limits != null && limits.budget() != null) {
+				lines.add(new BudgetLine(LimitScope.TENANT, tenant, limits.budget()));
+			}
+		});
+		new java.util.TreeMap<>(models).forEach((model, limits) -> {
+			if (limits != null && limits.budget() != null) {
+				lines.add(new BudgetLine(LimitScope.MODEL, model, limits.budget()));
+			}
+		});
+		types.forEach((typed) -> lines.addAll(typed.budgets.values()));
+		return lines;
 	}
 
 	/**
@@ -170,6 +261,10 @@ public final class RateLimitPolicy {
 		return limits.stream().anyMatch((l) -> l != null && !l.isUnlimited());
 	}
 
+	private static boolean anyBudget(java.util.Collection<Limits> limits) {
+		return limits.stream().anyMatch((l) -> l != null && l.budget() != null);
+	}
+
 	/** A {@link LimitType} with the limits configuration gives its subjects, as buckets. */
 	public static final class TypedLimits {
 
@@ -177,29 +272,46 @@ public final class RateLimitPolicy {
 
 		private final Map<String, Bucket> buckets;
 
+		private final Map<String, BudgetLine> budgets;
+
 		/**
 		 * @param type the type
-		 * @param limits each subject's limits; subjects without any limit get no bucket
+		 * @param limits each subject's limits; subjects without any limit get no bucket, without a budget no budget
 		 */
 		public TypedLimits(LimitType type, Map<String, Limits> limits) {
 			this.type = type;
 			LimitScope scope = new LimitScope(type.name());
 			Map<String, Bucket> buckets = new LinkedHashMap<>();
+			Map<String, BudgetLine> budgets = new java.util.TreeMap<>();
 			limits.forEach((subject, configured) -> {
 				if (configured != null && !configured.isUnlimited()) {
 					buckets.put(subject, Bucket.of(scope, subject, configured));
 				}
+				Budget budget = (configured != null) ? configured.budget() : null;
+				if (budget != null) {
+					budgets.put(subject, new BudgetLine(scope, subject, budget));
+				}
 			});
 			this.buckets = Map.copyOf(buckets);
+			this.budgets = java.util.Collections.unmodifiableMap(budgets);
+		}
+
+		boolean budgetsAnything() {
+			return !budgets.isEmpty();
+		}
+
+		/** The subject's budget, or {@code null} when it has none. */
+		BudgetLine budget(String subject) {
+			return budgets.get(subject);
 		}
 
 		public LimitType type() {
 			return type;
 		}
 
-		/** Whether some subject has a limit. */
+		/** Whether some subject has a limit or a budget. */
 		public boolean limitsAnything() {
-			return !buckets.isEmpty();
+			return !buckets.isEmpty() || !budgets.isEmpty();
 		}
 
 		/** The subject's bucket, or {@code null} when it has no limit. */

@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import io.infergate.routing.pool.FailureMode;
+import io.infergate.routing.spend.Budget;
 
 /**
  * Where limit counters live and the limits of callers without their own, {@code infergate.rate-limits.*}. Checked
@@ -68,7 +69,7 @@ public record RateLimitProperties(@DefaultValue("memory") Store store, @DefaultV
 		return problems;
 	}
 
-	/** The problems of one {@code {rpm, tpm, max-parallel}} value at {@code path}. */
+	/** The problems of one {@code {rpm, tpm, max-parallel, budget}} value at {@code path}. */
 	public static List<String> limitProblems(String path, Limits limits) {
 		List<String> problems = new ArrayList<>();
 		if (limits == null) {
@@ -83,6 +84,7 @@ public record RateLimitProperties(@DefaultValue("memory") Store store, @DefaultV
 		if (limits.maxParallel() != null && limits.maxParallel() < 0) {
 			problems.add(path + ".max-parallel: must be 0 (unlimited) or more, got " + limits.maxParallel());
 		}
+		problems.addAll(Budget.problems(path + ".budget", limits.budget()));
 		return problems;
 	}
 

@@ -8,6 +8,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.infergate.routing.spend.BudgetHold;
+import io.infergate.routing.spend.BudgetState;
+import io.infergate.routing.spend.Budgets;
+
 /**
  * Limits: checks one request of a caller for a model against every limit that applies
  * ({@link RateLimitPolicy}) in one atomic check-and-reserve of the store, and counts the outcome per tenant.
@@ -24,10 +28,24 @@ public final class RateLimiter {
 
 	private final TenantMeters meters;
 
+	private final Budgets budgets;
+
+	/** Limits without budgets (a budget configured nonetheless is never charged). */
 	public RateLimiter(RateLimitPolicy policy, RateLimitStore store, TenantMeters meters) {
+		this(policy, store, meters, null);
+	}
+
+	/** @param budgets the budgets' store, prices and clock; {@code null} when budgets are not checked */
+	public RateLimiter(RateLimitPolicy policy, RateLimitStore store, TenantMeters meters, Budgets budgets) {
 		this.policy = policy;
 		this.store = store;
 		this.meters = meters;
+		this.budgets = budgets;
+	}
+
+	/** The budgets' store, prices and clock, or {@code null}. */
+	public Budgets budgets() {
+		return budgets;
 	}
 
 	public RateLimitPolicy policy() {
@@ -49,23 +67,80 @@ public final class RateLimiter {
 
 	/**
 	 * Admits or refuses one request of {@code caller} for {@code model} that reserves {@code tokens} (estimated
-	 * prompt tokens plus the completion tokens it may generate). When no limit applies the store is not consulted.
+	 * prompt tokens plus the completion tokens it may generate), without charging any budget. When no limit applies
+	 * the store is not consulted.
 	 */
 	public CompletionStage<LimitDecision> admit(Caller caller, String model, long tokens) {
+		return admit(caller, model, tokens, 0, 0);
+	}
+
+	/**
+	 * Admits or refuses one request of {@code caller} for {@code model} against its limits and its budgets at once:
+	 * its limits reserve {@code promptTokens + maxTokens}, its hard budgets hold the most those tokens can cost at the
+	 * model's price. The two stores are asked side by side; when one refuses, what the other reserved is given back
+	 * at once (a refused request costs nothing, and uses no token). When nothing applies no store is consulted.
+	 */
+	public CompletionStage<LimitDecision> admit(Caller caller, String model, long promptTokens, long maxTokens) {
+		long maxCost = (budgets != null) ? budgets.maxCostNanos(model, promptTokens, maxTokens) : 0;
+		return admit(caller, model, promptTokens + maxTokens, maxCost, 1);
+	}
+
+	private CompletionStage<LimitDecision> admit(Caller caller, String model, long tokens, long maxCostNanos,
+			int budgeted) {
 		TenantMeters.Meters callerMeters = meters.of(caller);
-		List<Bucket> buckets = policy.buckets(caller, model);
-		if (buckets.isEmpty()) {
+		RateLimitPolicy.Applicable applicable = policy.applicable(caller, model);
+		List<Bucket> buckets = applicable.buckets();
+		boolean budgetsApply = budgeted > 0 && budgets != null && !applicable.budgets().isEmpty();
+		if (buckets.isEmpty() && !budgetsApply) {
 			callerMeters.admitted();
-			return CompletableFuture.completedFuture(new LimitDecision(caller, model, Reservation.unlimited(), callerMeters));
+			return CompletableFuture.completedFuture(
+					new LimitDecision(caller, model, Reservation.unlimited(), BudgetHold.none(), callerMeters, null));
 		}
-		return store.reserve(buckets, tokens).thenApply((reservation) -> {
-			switch (reservation.status()) {
-				case ADMITTED -> callerMeters.admitted();
-				case REJECTED -> callerMeters.rateLimited(reservation.denied());
-				case STORE_UNAVAILABLE -> callerMeters.storeUnavailable();
-			}
-			return new LimitDecision(caller, model, reservation, callerMeters);
-		});
+		CompletionStage<Reservation> rates = buckets.isEmpty() ? CompletableFuture.completedFuture(Reservation.unlimited())
+				: store.reserve(buckets, tokens);
+		if (!budgetsApply) {
+			return rates.thenApply((reservation) -> decide(caller, model, reservation, BudgetHold.none(), callerMeters));
+		}
+		CompletionStage<BudgetHold> spend = budgets.reserve(applicable.budgets(), maxCostNanos);
+		return rates.thenCombine(spend, (reservation, hold) -> decide(caller, model, reservation, hold, callerMeters));
+	}
+
+	private LimitDecision decide(Caller caller, String model, Reservation reservation, BudgetHold hold,
+			TenantMeters.Meters callerMeters) {
+		LimitDecision decision = new LimitDecision(caller, model, reservation, hold, callerMeters, budgets);
+		switch (decision.status()) {
+			case ADMITTED -> callerMeters.admitted();
+			case RATE_LIMITED -> callerMeters.rateLimited(reservation.denied());
+			case BUDGET_EXHAUSTED -> callerMeters.budgetExhausted(hold.exhausted());
+			case STORE_UNAVAILABLE -> callerMeters.storeUnavailable();
+		}
+		if (decision.status() != LimitDecision.Status.ADMITTED) {
+			// what one store reserved for a request the other refused goes back at once
+			reservation.release(0);
+			hold.settle(0);
+		}
+		return decision;
+	}
+
+	/**
+	 * Every configured budget as it stands now, waited for at most {@code timeout}; empty without budgets, or when
+	 * the store does not answer in time.
+	 */
+	public List<BudgetState> budgetStates(Duration timeout) {
+		if (budgets == null) {
+			return List.of();
+		}
+		try {
+			return budgets.read(policy.allBudgets()).toCompletableFuture().get(timeout.toMillis(),
+					TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return List.of();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			return List.of();
+		}
 	}
 
 	/**

@@ -8,12 +8,15 @@ import java.util.concurrent.atomic.LongAdder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.infergate.routing.spend.BudgetState;
+
 /**
  * Per tenant and key: {@code infergate.tenant.requests} (tag {@code outcome}: {@code admitted},
- * {@code rate-limited}, {@code store-unavailable}), {@code infergate.tenant.tokens} (tag {@code type}:
+ * {@code rate-limited}, {@code budget-exhausted}, {@code store-unavailable}), {@code infergate.tenant.tokens} (tag {@code type}:
  * {@code input}, {@code output}) and {@code infergate.tenant.rate.limited} (tags {@code limit}: {@code rpm},
  * {@code tpm}, {@code max-parallel}, and {@code scope}: {@code key}, {@code tenant}, {@code model},
- * {@code key-model}), each tagged {@code tenant} and {@code key} (the key id, never the secret). The same counts
+ * {@code key-model}) and {@code infergate.tenant.budget.exhausted} (tags {@code scope} and {@code period} of the hard
+ * budget that refused), each tagged {@code tenant} and {@code key} (the key id, never the secret). The same counts
  * per tenant feed {@code /actuator/inference}.
  */
 public final class TenantMeters {
@@ -45,6 +48,8 @@ public final class TenantMeters {
 
 		private final LongAdder rateLimited = new LongAdder();
 
+		private final LongAdder budgetExhausted = new LongAdder();
+
 		private final LongAdder inputTokens = new LongAdder();
 
 		private final LongAdder outputTokens = new LongAdder();
@@ -55,6 +60,11 @@ public final class TenantMeters {
 
 		public long rateLimited() {
 			return rateLimited.sum();
+		}
+
+		/** Requests refused because a hard budget was spent. */
+		public long budgetExhausted() {
+			return budgetExhausted.sum();
 		}
 
 		public long inputTokens() {
@@ -131,6 +141,23 @@ public final class TenantMeters {
 					.register(registry));
 			}
 			counter.increment();
+		}
+
+		void budgetExhausted(BudgetState exhausted) {
+			totals.budgetExhausted.increment();
+			String scope = exhausted.line().scope().label();
+			String period = exhausted.line().budget().period().configName();
+			String tag = "budget/" + scope + "/" + period;
+			Counter counter = byLimit.get(tag);
+			if (counter == null) {
+				counter = byLimit.computeIfAbsent(tag, (t) -> Counter.builder("infergate.tenant.budget.exhausted")
+					.description("Requests refused with 429 insufficient_quota by tenant, key and the budget that "
+							+ "refused them")
+					.tags("tenant", caller.tenant(), "key", caller.keyId(), "scope", scope, "period", period)
+					.register(registry));
+			}
+			counter.increment();
+			requests("budget-exhausted").increment();
 		}
 
 		void used(TokenUsage usage) {

@@ -49,6 +49,37 @@ class LimitsConfigurationCheckTests {
 	}
 
 	@Test
+	void aBudgetNeedsAFiniteAmountOfZeroOrMoreAndATenantSomeKeyBelongsTo() {
+		Map<String, String> properties = new LinkedHashMap<>();
+		properties.put("infergate.auth.enabled", "true");
+		properties.put("infergate.auth.keys.team-a.sha256", ApiKeyHash.sha256Hex(AuthFixtures.TEAM_B_SECRET));
+		properties.put("infergate.auth.keys.team-a.tenant", "a");
+		properties.put("infergate.auth.keys.team-a.limits.budget.amount", "-0.01");
+		properties.put("infergate.auth.keys.team-a.model-limits.m.budget.period", "day");
+		properties.put("infergate.auth.tenants.a.limits.budget.amount", "100");
+		properties.put("infergate.auth.tenants.ghost.limits.budget.amount", "100");
+		properties.put("infergate.rate-limits.default-limits.budget.amount", "Infinity");
+		properties.put("infergate.models.m.limits.budget.amount", "20000000");
+
+		List<String> problems = problems(properties);
+
+		assertThat(problems).containsExactlyInAnyOrder(
+				"infergate.auth.keys.team-a.limits.budget.amount: must be a finite number, 0 or more, got -0.01",
+				"infergate.auth.keys.team-a.model-limits.m.budget.amount: missing; a budget needs an amount in the usage currency",
+				"infergate.auth.tenants.ghost.limits.budget: no key belongs to tenant 'ghost', so the budget would never count anything; tenants of the keys: [a]",
+				"infergate.rate-limits.default-limits.budget.amount: must be a finite number, 0 or more, got Infinity",
+				"infergate.models.m.limits.budget.amount: at most 9,000,000 currency units, got 2.0E7");
+	}
+
+	@Test
+	void withoutAuthenticationOnlyTheAnonymousTenantHasCallers() {
+		assertThat(problems(Map.of("infergate.auth.tenants.anonymous.limits.budget.amount", "5"))).isEmpty();
+		assertThat(problems(Map.of("infergate.auth.tenants.team-a.limits.budget.amount", "5"))).singleElement()
+			.asString()
+			.startsWith("infergate.auth.tenants.team-a.limits.budget: no key belongs to tenant 'team-a'");
+	}
+
+	@Test
 	void authenticationWithoutKeysIsAProblemAndNoConfigurationIsNone() {
 		assertThat(problems(Map.of("infergate.auth.enabled", "true"))).singleElement()
 			.asString()

@@ -8,7 +8,7 @@ import java.time.ZoneOffset;
 /** A clock a test moves by hand. */
 public final class MutableClock extends Clock {
 
-	private long millis;
+	private volatile long millis;
 
 	public MutableClock(long millis) {
 		this.millis = millis;
