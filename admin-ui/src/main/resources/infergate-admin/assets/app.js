@@ -825,6 +825,30 @@
       }))));
   }
 
+  const money = (value) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2)
+    : value === 0 ? '0' : value.toPrecision(2));
+
+  function renderBudgets(budgets) {
+    $('#budgets-section').hidden = !budgets || budgets.length === 0;
+    if (!budgets) return;
+    $('#budgets').replaceChildren(...budgets.map((budget) => {
+      const fraction = budget.amount > 0 ? budget.spent / budget.amount : (budget.spent > 0 ? 1 : 0);
+      const bar = el('div', { class: `bar${fraction >= 1 ? ' over' : ''}` }, el('div'));
+      bar.firstChild.style.width = `${Math.min(100, fraction * 100)}%`;
+      const badges = [el('span', { class: 'badge', text: `${budget.mode} · ${budget.period}` })];
+      if (budget.reached) {
+        badges.push(el('span', { class: `badge ${budget.mode === 'hard' ? 'bad' : 'warn'}`,
+          text: budget.mode === 'hard' ? 'spent' : 'over budget' }));
+      }
+      const held = budget.held > 0 ? ` (+${money(budget.held)} held)` : '';
+      return el('div', { class: 'budget limit', 'data-budget': budget.name,
+        title: budget.resetsAt ? `resets at ${budget.resetsAt}` : '' },
+        el('span', { class: 'mono', text: budget.name }), bar,
+        el('span', { text: `${money(budget.spent)} of ${money(budget.amount)} ${budget.currency}${held}` }),
+        el('span', { class: 'badges' }, ...badges));
+    }));
+  }
+
   function renderFlowControl(queues) {
     $('#flow-control-section').hidden = !queues;
     if (!queues) return;
@@ -844,6 +868,7 @@
     addDecisions(snapshot.decisions, !first);
     renderModels(snapshot.models);
     renderTenants(snapshot.tenants);
+    renderBudgets(snapshot.budgets);
     renderFlowControl(snapshot.flowControl);
     renderConfiguration(snapshot.configuration);
   }

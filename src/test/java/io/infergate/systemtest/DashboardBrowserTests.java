@@ -57,7 +57,12 @@ class DashboardBrowserTests {
 		gateway = GatewayProcess.start("dashboard", "--infergate.scheduling.default-profile=llm-d",
 				"--infergate.management.admin.allow-runtime-changes=true",
 				"--spring.config.additional-location=file:" + configDirectory.toAbsolutePath() + "/",
-				"--infergate.config-reload.watch-interval=200ms");
+				"--infergate.config-reload.watch-interval=200ms",
+				// priced, with a soft budget that one request of 4 output tokens (0.004) goes beyond
+				"--infergate.models.demo-llama.price.output=1000",
+				"--infergate.models.demo-llama.limits.budget.amount=0.001",
+				"--infergate.models.demo-llama.limits.budget.mode=soft",
+				"--infergate.models.demo-llama.limits.budget.period=day");
 		browser = Browser.start();
 		browser.authorize(GatewayProcess.basicCredentials());
 	}
@@ -269,6 +274,23 @@ class DashboardBrowserTests {
 			.contains("Last reload ")
 			.endsWith(": applied.");
 		browser.screenshot("configuration-version");
+	}
+
+	@Test
+	void aSoftBudgetGoneBeyondShowsWhatIsSpentAndAnOverBudgetBadge() {
+		assertThat(postJson(gateway.api("/v1/chat/completions"), chat("What does this cost?", 4)).statusCode())
+			.isEqualTo(200);
+		open("config");
+
+		String budget = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("#budgets [data-budget='model:demo-llama']")).stream()
+				.findFirst()
+				.map(WebElement::getText)
+				.filter((text) -> text.contains("over budget"))
+				.orElse(null));
+
+		assertThat(budget).contains("soft · day").contains("of 0.0010 USD");
+		browser.screenshot("budgets");
 	}
 
 	@Test

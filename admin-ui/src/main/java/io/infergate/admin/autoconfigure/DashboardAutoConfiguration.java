@@ -20,6 +20,7 @@ import io.infergate.admin.snapshot.HistorySampler;
 import io.infergate.admin.snapshot.SnapshotAssembler;
 import io.infergate.admin.snapshot.SnapshotFeed;
 import io.infergate.admin.source.FlowControlQueueSource;
+import io.infergate.admin.source.BudgetSource;
 import io.infergate.admin.source.CircuitStateSource;
 import io.infergate.admin.source.ConfigurationSource;
 import io.infergate.admin.source.ModelCatalogSource;
@@ -70,12 +71,12 @@ public class DashboardAutoConfiguration {
 			DecisionRecorder decisions, SaturationDetector saturation, EndpointHistory history, Clock clock,
 			ObjectProvider<ModelCatalogSource> models, ObjectProvider<TenantUsageSource> tenants,
 			ObjectProvider<FlowControlQueueSource> flowControl, ObjectProvider<CircuitStateSource> circuits,
-			ObjectProvider<LiveConfiguration> configuration) {
+			ObjectProvider<LiveConfiguration> configuration, ObjectProvider<BudgetSource> budgets) {
 		LiveConfiguration live = configuration.getIfAvailable();
 		ConfigurationSource version = (live != null) ? live::status : null;
 		return new SnapshotAssembler(registry, profiles, decisions, saturation, history, clock,
 				new SnapshotAssembler.Sources(models.getIfAvailable(), tenants.getIfAvailable(),
-						flowControl.getIfAvailable(), circuits.getIfAvailable(), version));
+						flowControl.getIfAvailable(), circuits.getIfAvailable(), version, budgets.getIfAvailable()));
 	}
 
 	@Bean

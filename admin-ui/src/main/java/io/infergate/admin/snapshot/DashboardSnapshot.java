@@ -3,6 +3,7 @@ package io.infergate.admin.snapshot;
 import java.util.List;
 import java.util.Map;
 
+import io.infergate.admin.source.BudgetSource.BudgetView;
 import io.infergate.admin.source.FlowControlQueueSource.FlowControlQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
 import io.infergate.admin.source.TenantUsageSource.TenantUsage;
@@ -20,10 +21,11 @@ import io.infergate.routing.engine.LiveConfiguration;
  * @param tenants each tenant's usage against its limits, or {@code null}
  * @param flowControl the flow-control queues, or {@code null}
  * @param configuration the running configuration's version and its latest reload, or {@code null}
+ * @param budgets every budget and what is spent of it, or {@code null}
  */
 public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<DecisionView> decisions,
 		List<ModelView> models, List<TenantUsage> tenants, List<FlowControlQueue> flowControl,
-		LiveConfiguration.Status configuration) {
+		LiveConfiguration.Status configuration, List<BudgetView> budgets) {
 
 	/**
 	 * One pool.

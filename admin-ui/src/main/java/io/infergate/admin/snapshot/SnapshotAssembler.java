@@ -11,6 +11,7 @@ import io.infergate.admin.snapshot.DashboardSnapshot.FilteredView;
 import io.infergate.admin.snapshot.DashboardSnapshot.MetricsView;
 import io.infergate.admin.snapshot.DashboardSnapshot.PoolView;
 import io.infergate.admin.source.FlowControlQueueSource;
+import io.infergate.admin.source.BudgetSource;
 import io.infergate.admin.source.CircuitStateSource;
 import io.infergate.admin.source.ConfigurationSource;
 import io.infergate.admin.source.ModelCatalogSource;
@@ -72,7 +73,8 @@ public final class SnapshotAssembler {
 				(sources.models() != null) ? sources.models().models() : null,
 				(sources.tenants() != null) ? sources.tenants().tenants() : null,
 				(sources.flowControl() != null) ? sources.flowControl().queues() : null,
-				(sources.configuration() != null) ? sources.configuration().version() : null);
+				(sources.configuration() != null) ? sources.configuration().version() : null,
+				(sources.budgets() != null) ? sources.budgets().budgets() : null);
 	}
 
 	/** Every kept decision, newest first. */
@@ -147,17 +149,19 @@ public final class SnapshotAssembler {
 	 * @param tenants tenants' usage against their limits
 	 * @param flowControl the flow-control queues
 	 * @param circuits each endpoint's circuit state
+	 * @param configuration the running configuration's version
+	 * @param budgets the budgets and what is spent of them
 	 */
 	public record Sources(ModelCatalogSource models, TenantUsageSource tenants, FlowControlQueueSource flowControl,
-			CircuitStateSource circuits, ConfigurationSource configuration) {
+			CircuitStateSource circuits, ConfigurationSource configuration, BudgetSource budgets) {
 
 		public Sources(ModelCatalogSource models, TenantUsageSource tenants, FlowControlQueueSource flowControl,
 				CircuitStateSource circuits) {
-			this(models, tenants, flowControl, circuits, null);
+			this(models, tenants, flowControl, circuits, null, null);
 		}
 
 		public static Sources none() {
-			return new Sources(null, null, null, null, null);
+			return new Sources(null, null, null, null, null, null);
 		}
 	}
 }

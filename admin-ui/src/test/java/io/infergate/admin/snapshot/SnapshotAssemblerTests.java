@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+import io.infergate.admin.source.BudgetSource.BudgetView;
 import io.infergate.admin.source.FlowControlQueueSource.FlowControlQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
 import io.infergate.admin.source.ModelCatalogSource.Target;
@@ -71,6 +72,7 @@ class SnapshotAssemblerTests {
 			.doesNotContain("\"models\"")
 			.doesNotContain("\"tenants\"")
 			.doesNotContain("\"flowControl\"")
+			.doesNotContain("\"budgets\"")
 			.doesNotContain("\"circuit\"");
 	}
 
@@ -80,7 +82,8 @@ class SnapshotAssemblerTests {
 				() -> List.of(new ModelView("chat", "configured", List.of(new Target("p", "llama", null, null)))),
 				() -> List.of(new TenantUsage("team-a", List.of(new LimitUsage("rpm", 600, 42)))),
 				() -> List.of(new FlowControlQueue("p", 3, Map.of("rejected", 1))),
-				(pool, endpoint) -> endpoint.endsWith(":8001") ? "open" : "closed"));
+				(pool, endpoint) -> endpoint.endsWith(":8001") ? "open" : "closed", null,
+				() -> List.of(new BudgetView("key:team-a", "day", "soft", 5.0, 5.5, 0.25, "USD", null, true))));
 
 		DashboardSnapshot snapshot = assembler.next();
 
@@ -88,6 +91,8 @@ class SnapshotAssemblerTests {
 		assertThat(snapshot.tenants()).singleElement()
 			.satisfies((tenant) -> assertThat(tenant.limits()).containsExactly(new LimitUsage("rpm", 600, 42)));
 		assertThat(snapshot.flowControl()).extracting(FlowControlQueue::waiting).containsExactly(3);
+		assertThat(snapshot.budgets()).extracting(BudgetView::name, BudgetView::reached)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("key:team-a", true));
 		assertThat(snapshot.pools().get(0).endpoints()).extracting(DashboardSnapshot.EndpointView::circuit)
 			.containsExactly("closed", "open");
 	}

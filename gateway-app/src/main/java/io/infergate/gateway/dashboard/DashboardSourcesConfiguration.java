@@ -10,7 +10,7 @@ import io.infergate.routing.circuit.EndpointCircuits;
 
 /**
  * What the dashboard shows beside the pools: the models and their targets, each tenant's use of its limits, the
- * flow-control queues and the endpoints' circuits. The dashboard reads each through its own source interface; these
+ * budgets, the flow-control queues and the endpoints' circuits. The dashboard reads each through its own source interface; these
  * adapt the engine's parts to them.
  */
 @Configuration(proxyBeanMethods = false)
@@ -24,6 +24,11 @@ public class DashboardSourcesConfiguration {
 	@Bean
 	TenantUsageDashboardSource tenantUsageDashboardSource(RateLimiter rateLimiter) {
 		return new TenantUsageDashboardSource(rateLimiter);
+	}
+
+	@Bean
+	BudgetDashboardSource budgetDashboardSource(RateLimiter rateLimiter) {
+		return new BudgetDashboardSource(rateLimiter);
 	}
 
 	@Bean

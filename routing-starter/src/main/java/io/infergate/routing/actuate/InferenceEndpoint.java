@@ -14,6 +14,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import io.infergate.routing.limits.LimitState;
 import io.infergate.routing.limits.RateLimiter;
 import io.infergate.routing.limits.TenantMeters;
+import io.infergate.routing.spend.BudgetLine;
+import io.infergate.routing.spend.BudgetState;
 import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.endpoint.EndpointMetrics;
 import io.infergate.routing.endpoint.EndpointSnapshot;
@@ -111,7 +113,23 @@ public class InferenceEndpoint {
 			recent.add(decision(record));
 		}
 		return new InferenceReport(pools, recent, (prefixIndex != null) ? prefixIndex.stats() : null, models.models(),
-				tenants(), (dispatchSharing != null) ? dispatchSharing.stats() : null, configuration.get());
+				tenants(), (dispatchSharing != null) ? dispatchSharing.stats() : null, configuration.get(), budgets());
+	}
+
+	private List<InferenceReport.BudgetUsage> budgets() {
+		if (rateLimiter == null || rateLimiter.budgets() == null || !rateLimiter.policy().budgetsAnything()) {
+			return List.of();
+		}
+		String currency = rateLimiter.budgets().costs().currency();
+		List<InferenceReport.BudgetUsage> budgets = new ArrayList<>();
+		for (BudgetState state : rateLimiter.budgetStates(LIMITS_READ_TIMEOUT)) {
+			BudgetLine line = state.line();
+			budgets.add(new InferenceReport.BudgetUsage(line.scope().label(), line.subject(),
+					line.budget().period().configName(), line.budget().mode().configName(), line.budget().amount(),
+					state.spent(), state.held(), currency, state.window().id(),
+					(state.resetsAt() != null) ? state.resetsAt().toString() : null, state.exhausted()));
+		}
+		return budgets;
 	}
 
 	private List<InferenceReport.Tenant> tenants() {
@@ -125,7 +143,8 @@ public class InferenceEndpoint {
 		for (String name : names) {
 			TenantMeters.Totals counts = totals.get(name);
 			tenants.add(new InferenceReport.Tenant(name, (counts != null) ? counts.admitted() : 0,
-					(counts != null) ? counts.rateLimited() : 0, (counts != null) ? counts.inputTokens() : 0,
+					(counts != null) ? counts.rateLimited() : 0, (counts != null) ? counts.budgetExhausted() : 0,
+					(counts != null) ? counts.inputTokens() : 0,
 					(counts != null) ? counts.outputTokens() : 0, limits(rateLimiter.tenantLimits(name, LIMITS_READ_TIMEOUT))));
 		}
 		return tenants;

@@ -16,11 +16,24 @@ import io.infergate.routing.replica.DispatchSharingStats;
  * since startup and its current usage against each limit that applies to it (its own, and those of its keys and
  * key × model pairs); it is empty while neither keys nor limits are configured. {@code dispatchSharing} (what this
  * replica told its peers and heard from them) is {@code null} unless dispatch sharing is on. {@code configuration} is
- * the running configuration's version, when it took effect, and how the latest reload went.
+ * the running configuration's version, when it took effect, and how the latest reload went. {@code budgets} lists
+ * every configured budget and what is spent of it now; empty without budgets.
  */
 public record InferenceReport(List<Pool> pools, List<Decision> decisions, PrefixIndexStats prefixIndex,
 		List<Model> models, List<Tenant> tenants, DispatchSharingStats dispatchSharing,
-		LiveConfiguration.Status configuration) {
+		LiveConfiguration.Status configuration, List<BudgetUsage> budgets) {
+
+	/**
+	 * One configured budget now: {@code scope} ({@code key}, {@code tenant}, {@code model}, {@code key-model} or a
+	 * limit type's name) and {@code subject} as in {@link LimitUsage}; {@code period} {@code day}, {@code month} or
+	 * {@code rolling-24h}; {@code mode} {@code hard} or {@code soft}; {@code amount}, {@code spent} (by requests that
+	 * ended in the current window) and {@code held} (by requests still running) in {@code currency}; {@code window}
+	 * its id ({@code 2026-12-07}, {@code 2026-12}, {@code r24}); {@code resetsAt} when spend starts to leave it (ISO
+	 * instant, or {@code null}); {@code reached} whether what is spent reaches the amount.
+	 */
+	public record BudgetUsage(String scope, String subject, String period, String mode, double amount, double spent,
+			double held, String currency, String window, String resetsAt, boolean reached) {
+	}
 
 	/**
 	 * One pool; {@code flowControl} shows its requests in flight through flow control and those waiting, per band
@@ -64,11 +77,11 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 	}
 
 	/**
-	 * One tenant: requests admitted and refused with 429 since startup, the input and output tokens they used, and
-	 * its limits now.
+	 * One tenant: requests admitted, refused with 429 by a rate limit and by a spent hard budget since startup, the
+	 * input and output tokens they used, and its limits now.
 	 */
-	public record Tenant(String name, long requests, long rateLimited, long inputTokens, long outputTokens,
-			List<LimitUsage> limits) {
+	public record Tenant(String name, long requests, long rateLimited, long budgetExhausted, long inputTokens,
+			long outputTokens, List<LimitUsage> limits) {
 	}
 
 	/**
