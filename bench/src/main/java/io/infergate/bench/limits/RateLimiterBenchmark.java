@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -32,7 +37,23 @@ import io.infergate.routing.limits.RateLimitStore;
 import io.infergate.routing.limits.RateLimiter;
 import io.infergate.routing.limits.RedisRateLimitStore;
 import io.infergate.routing.limits.TokenUsage;
+import io.infergate.routing.model.ConfiguredModels;
+import io.infergate.routing.model.ModelCatalog;
+import io.infergate.routing.model.ModelProperties;
+import io.infergate.routing.model.ServedModelRoutes;
+import io.infergate.routing.model.StickyBy;
+import io.infergate.routing.redis.ScriptConnection;
 import io.infergate.routing.redis.SharedRedisClient;
+import io.infergate.routing.spend.Budget;
+import io.infergate.routing.spend.BudgetListener;
+import io.infergate.routing.spend.BudgetMode;
+import io.infergate.routing.spend.BudgetPeriod;
+import io.infergate.routing.spend.BudgetStore;
+import io.infergate.routing.spend.Budgets;
+import io.infergate.routing.spend.Costs;
+import io.infergate.routing.spend.MemoryBudgetStore;
+import io.infergate.routing.spend.Price;
+import io.infergate.routing.spend.RedisBudgetStore;
 
 /**
  * One request through the limits, as the gateway's limits step runs it: resolve the caller's buckets,
@@ -50,6 +71,10 @@ import io.infergate.routing.redis.SharedRedisClient;
  * <li>{@code buckets=1}: the key's RPM, TPM and max-parallel;</li>
  * <li>{@code buckets=4}: key, tenant, model and key × model, each with RPM, TPM and max-parallel (12 limits).</li>
  * </ul>
+ * {@code budgets=true} adds a hard month budget to each bucket's limits block (key; or key, tenant, model and key ×
+ * model) that nothing reaches, and prices the model: each request then also holds the most it may cost in every
+ * budget and settles at its cost, in the same store (memory, or Redis through {@code budgets.lua}, which has no
+ * allowances: one call per request, with the settles of earlier requests riding along).
  * Run with {@code -t 2} to see two threads contend for the same buckets.
  */
 @State(Scope.Benchmark)
@@ -62,6 +87,9 @@ public class RateLimiterBenchmark {
 
 	private static final Limits HIGH = new Limits(1_000_000_000_000L, 1_000_000_000_000L, 1_000_000);
 
+	private static final Limits HIGH_WITH_BUDGET = new Limits(HIGH.rpm(), HIGH.tpm(), HIGH.maxParallel(),
+			new Budget(9_000_000.0, BudgetPeriod.MONTH, BudgetMode.HARD));
+
 	private static final Caller CALLER = new Caller("bench-key", "bench-tenant", 0, 1.0);
 
 	private static final TokenUsage USAGE = new TokenUsage(120, 40, true);
@@ -72,6 +100,9 @@ public class RateLimiterBenchmark {
 	@Param({ "memory", "redis" })
 	public String store;
 
+	@Param({ "false", "true" })
+	public boolean budgets;
+
 	private RateLimiter limiter;
 
 	private Process redisServer;
@@ -80,20 +111,37 @@ public class RateLimiterBenchmark {
 
 	private RedisRateLimitStore redisStore;
 
+	private ScriptConnection redisConnection;
+
 	@Setup
 	public void setUp() {
+		Limits high = budgets ? HIGH_WITH_BUDGET : HIGH;
 		RateLimitPolicy policy = switch (buckets) {
 			case 0 -> RateLimitPolicy.unlimited();
-			case 1 -> new RateLimitPolicy(Map.of("bench-key", new RateLimitPolicy.KeyLimits("bench-tenant", HIGH, Map.of())),
+			case 1 -> new RateLimitPolicy(Map.of("bench-key", new RateLimitPolicy.KeyLimits("bench-tenant", high, Map.of())),
 					Map.of(), Map.of(), Limits.NONE);
 			default -> new RateLimitPolicy(
-					Map.of("bench-key", new RateLimitPolicy.KeyLimits("bench-tenant", HIGH, Map.of("bench-model", HIGH))),
-					Map.of("bench-tenant", HIGH), Map.of("bench-model", HIGH), Limits.NONE);
+					Map.of("bench-key", new RateLimitPolicy.KeyLimits("bench-tenant", high, Map.of("bench-model", high))),
+					Map.of("bench-tenant", high), Map.of("bench-model", high), Limits.NONE);
 		};
 		RateLimitStore counters = store.equals("redis") ? startRedisStore()
 				: new MemoryRateLimitStore(Duration.ofSeconds(1));
+		BudgetStore spend = store.equals("redis")
+				? new RedisBudgetStore(redisConnection, "bench:", ZoneOffset.UTC, Duration.ofMinutes(10),
+						BudgetListener.NONE, Clock.systemUTC())
+				: new MemoryBudgetStore(ZoneOffset.UTC, BudgetListener.NONE);
 		limiter = new RateLimiter(policy, counters,
-				new io.infergate.routing.limits.TenantMeters(new SimpleMeterRegistry()));
+				new io.infergate.routing.limits.TenantMeters(new SimpleMeterRegistry()),
+				new Budgets(spend, pricedModel(), Clock.systemUTC()));
+	}
+
+	/** {@code bench-model} at 0.15 input, 0.075 cached input, 0.6 output per million tokens. */
+	private static Costs pricedModel() {
+		Map<String, ModelProperties.Model> models = new LinkedHashMap<>();
+		models.put("bench-model", new ModelProperties.Model("pool", null, null, null, List.of(), StickyBy.NONE,
+				List.of(), List.of(), new Price(0.15, 0.075, 0.6)));
+		return new Costs(new ModelCatalog(new ConfiguredModels(new ModelProperties(models), Set.of("pool")),
+				ServedModelRoutes.NONE), "USD");
 	}
 
 	private RateLimitStore startRedisStore() {
@@ -108,8 +156,9 @@ public class RateLimiterBenchmark {
 				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 				.start();
 			redisClient = new SharedRedisClient(URI.create("redis://127.0.0.1:" + port));
-			redisStore = new RedisRateLimitStore(redisClient, Duration.ofMillis(500), "bench:",
-					Duration.ofMinutes(10), Duration.ofSeconds(1), 0.01);
+			redisConnection = new ScriptConnection(redisClient, Duration.ofMillis(500));
+			redisStore = new RedisRateLimitStore(redisConnection, "bench:", Duration.ofMinutes(10),
+					Duration.ofSeconds(1), 0.01);
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
 			while (!redisStore.isConnected()) {
 				if (System.nanoTime() > deadline) {
@@ -134,6 +183,9 @@ public class RateLimiterBenchmark {
 		if (redisStore != null) {
 			redisStore.close();
 		}
+		if (redisConnection != null) {
+			redisConnection.close();
+		}
 		if (redisClient != null) {
 			redisClient.close();
 		}
@@ -144,7 +196,8 @@ public class RateLimiterBenchmark {
 
 	@Benchmark
 	public LimitDecision admitAndSettle() {
-		CompletableFuture<LimitDecision> admitted = limiter.admit(CALLER, "bench-model", 1160).toCompletableFuture();
+		CompletableFuture<LimitDecision> admitted = limiter.admit(CALLER, "bench-model", 1000, 160)
+			.toCompletableFuture();
 		LimitDecision decision = admitted.join();
 		decision.complete(USAGE);
 		return decision;

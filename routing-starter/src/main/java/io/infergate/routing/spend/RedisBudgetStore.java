@@ -71,6 +71,9 @@ public final class RedisBudgetStore implements BudgetStore, AutoCloseable {
 
 	private boolean flushScheduled;
 
+	/** When the oldest settle waiting was queued ({@link System#nanoTime}). */
+	private long oldestPendingNanos;
+
 	/**
 	 * @param redis the connection, shared with the limits; {@link #close} leaves it open
 	 * @param keyPrefix prefix of every key (the limits' prefix)
@@ -144,20 +147,16 @@ public final class RedisBudgetStore implements BudgetStore, AutoCloseable {
 		Settle settle = new Settle(hold, windows, costNanos);
 		List<Settle> ready = null;
 		synchronized (lock) {
+			if (pending.isEmpty()) {
+				oldestPendingNanos = System.nanoTime();
+			}
 			pending.add(settle);
 			if (pending.size() >= MAX_SETTLES_PER_CALL) {
 				ready = pending;
 				pending = new ArrayList<>();
 			}
 			else if (!flushScheduled) {
-				flushScheduled = true;
-				try {
-					redis.resources().eventExecutorGroup().schedule(this::flush, SETTLE_LINGER_MICROS,
-							TimeUnit.MICROSECONDS);
-				}
-				catch (RejectedExecutionException closing) {
-					flushScheduled = false;
-				}
+				scheduleFlush(SETTLE_LINGER_MICROS);
 			}
 		}
 		if (ready != null) {
@@ -165,10 +164,33 @@ public final class RedisBudgetStore implements BudgetStore, AutoCloseable {
 		}
 	}
 
+	/** To be called holding {@link #lock}. */
+	private void scheduleFlush(long delayMicros) {
+		flushScheduled = true;
+		try {
+			redis.resources().eventExecutorGroup().schedule(this::flush, delayMicros, TimeUnit.MICROSECONDS);
+		}
+		catch (RejectedExecutionException closing) {
+			flushScheduled = false;
+		}
+	}
+
+	/**
+	 * Sends the settles that waited {@value #SETTLE_LINGER_MICROS} µs for a request to ride with; those a request
+	 * took meanwhile are gone, and younger ones wait out their own linger.
+	 */
 	private void flush() {
 		List<Settle> ready;
 		synchronized (lock) {
 			flushScheduled = false;
+			if (pending.isEmpty()) {
+				return;
+			}
+			long waitedMicros = (System.nanoTime() - oldestPendingNanos) / 1000;
+			if (waitedMicros < SETTLE_LINGER_MICROS) {
+				scheduleFlush(SETTLE_LINGER_MICROS - waitedMicros);
+				return;
+			}
 			ready = pending;
 			pending = new ArrayList<>();
 		}
