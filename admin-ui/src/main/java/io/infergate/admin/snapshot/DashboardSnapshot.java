@@ -7,6 +7,7 @@ import io.infergate.admin.source.BudgetSource.BudgetView;
 import io.infergate.admin.source.FlowControlQueueSource.FlowControlQueue;
 import io.infergate.admin.source.ModelCatalogSource.ModelView;
 import io.infergate.admin.source.TenantUsageSource.TenantUsage;
+import io.infergate.routing.actuate.InferenceReport;
 import io.infergate.routing.engine.LiveConfiguration;
 
 /**
@@ -92,10 +93,12 @@ public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<Deci
 	 * @param durationMicros time spent deciding
 	 * @param scores per candidate: each scorer's raw score and the weighted total
 	 * @param filteredOut endpoints a filter removed, and which filter
+	 * @param usage what the request used and cost, once its response ended; {@code null} before
 	 */
 	public record DecisionView(long sequence, String time, String pool, String model, String adapter,
 			String profile, String picker, Map<String, Double> weights, String chosen, String outcome,
-			int candidateCount, double durationMicros, List<CandidateView> scores, List<FilteredView> filteredOut) {
+			int candidateCount, double durationMicros, List<CandidateView> scores, List<FilteredView> filteredOut,
+			InferenceReport.RequestUsage usage) {
 	}
 
 	/**

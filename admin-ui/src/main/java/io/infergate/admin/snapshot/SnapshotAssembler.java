@@ -12,6 +12,7 @@ import io.infergate.admin.snapshot.DashboardSnapshot.MetricsView;
 import io.infergate.admin.snapshot.DashboardSnapshot.PoolView;
 import io.infergate.admin.source.FlowControlQueueSource;
 import io.infergate.admin.source.BudgetSource;
+import io.infergate.routing.actuate.InferenceReport;
 import io.infergate.admin.source.CircuitStateSource;
 import io.infergate.admin.source.ConfigurationSource;
 import io.infergate.admin.source.ModelCatalogSource;
@@ -139,7 +140,7 @@ public final class SnapshotAssembler {
 		return new DecisionView(record.sequence(), record.time().toString(), record.pool(), record.model(),
 				record.adapter(), record.profile(), record.picker(), record.weights(), record.chosen(),
 				record.outcome().label(), record.candidateCount(), record.durationNanos() / 1000.0, scores,
-				filteredOut);
+				filteredOut, InferenceReport.RequestUsage.of(record.settlement()));
 	}
 
 	/**

@@ -31,6 +31,7 @@ import org.springframework.http.HttpMethod;
 import io.infergate.gateway.capture.TrafficCapture;
 import io.infergate.gateway.config.GatewayProperties;
 import io.infergate.gateway.connection.UpstreamResponseTimeout;
+import io.infergate.gateway.ledger.UsageLedger;
 import io.infergate.gateway.observe.AccessLog;
 import io.infergate.gateway.observe.AccessLogProperties;
 import io.infergate.gateway.observe.InferenceMeters;
@@ -49,7 +50,8 @@ import io.infergate.routing.spend.Costs;
  * the next.
  * <ol>
  * <li>{@link #OBSERVE}: note when the request arrived; when it ends, record its metrics, span attributes and
- * access-log line, and its traffic-capture record when capture is on ({@link ObserveFilter});</li>
+ * access-log line, its usage in the ledger, and its traffic-capture record when capture is on
+ * ({@link ObserveFilter});</li>
  * <li>{@link #AUTHENTICATE}: find the caller's API key (401 without a valid one) before any byte of the body is
  * read ({@link AuthenticateFilter});</li>
  * <li>{@link #READ_AND_PARSE}: read the body under the size limit, parse the fields the gateway needs
@@ -146,7 +148,8 @@ public class InferenceRoute {
 	RouteLocator inferenceRouteLocator(RouteLocatorBuilder routes, HttpClientProperties client,
 			ServerProperties server, InferenceEngine engine, ApiKeys keys, EndpointCircuits circuits,
 			GatewayProperties gateway, InferenceMeters meters, AccessLogProperties accessLog, PoolTimeouts timeouts,
-			ObjectProvider<TrafficCapture> capture, SpendMeters spend, ListableBeanFactory beans,
+			ObjectProvider<TrafficCapture> capture, SpendMeters spend, ObjectProvider<UsageLedger> ledger,
+			ListableBeanFactory beans,
 			Environment environment) {
 		Map<String, InferenceStep> ownSteps = beans.getBeansOfType(InferenceStep.class);
 		List<InferenceStep> named = stepNames(environment).stream()
@@ -161,7 +164,8 @@ public class InferenceRoute {
 				.predicate((exchange) -> InferenceApi.forPath(exchange.getRequest().getPath().value()) != null)
 				.filters((steps) -> {
 				steps.filter(new ObserveFilter(meters, new InferenceSpanTags(),
-						accessLog.enabled() ? new AccessLog() : null, capture.getIfAvailable(), spend), OBSERVE);
+						accessLog.enabled() ? new AccessLog() : null, capture.getIfAvailable(), spend,
+						ledger.getIfAvailable()), OBSERVE);
 				steps.filter(new AuthenticateFilter(keys), AUTHENTICATE);
 				steps.filter(new ReadRequestFilter(gateway.maxBodySize().toBytes()), READ_AND_PARSE);
 				steps.filter(new AuthorizeModelFilter(keys), AUTHORIZE_MODEL);

@@ -23,6 +23,8 @@ import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.SchedulingResult;
+import io.infergate.gateway.ledger.UsageLedger;
+import io.infergate.routing.spend.Budget;
 import io.infergate.routing.spend.Costs;
 import io.infergate.routing.spend.Price;
 
@@ -51,23 +53,27 @@ public class ObserveFilter implements GatewayFilter {
 
 	private final SpendMeters spend;
 
+	private final UsageLedger ledger;
+
 	/** @param accessLog the access log, or {@code null} when it is off */
 	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog) {
-		this(meters, spanTags, accessLog, null, null);
+		this(meters, spanTags, accessLog, null, null, null);
 	}
 
 	/**
 	 * @param accessLog the access log, or {@code null} when it is off
 	 * @param capture the traffic capture, or {@code null} when it is off
 	 * @param spend prices requests and counts their cost, or {@code null}: every request costs 0
+	 * @param ledger the usage ledger, or {@code null} when it is off
 	 */
 	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog,
-			TrafficCapture capture, SpendMeters spend) {
+			TrafficCapture capture, SpendMeters spend, UsageLedger ledger) {
 		this.meters = meters;
 		this.spanTags = spanTags;
 		this.accessLog = accessLog;
 		this.capture = capture;
 		this.spend = spend;
+		this.ledger = ledger;
 	}
 
 
@@ -102,6 +108,16 @@ public class ObserveFilter implements GatewayFilter {
 		meters.record(request);
 		if (spend != null) {
 			spend.record(request);
+		}
+		InferenceRequest inference = context.request();
+		if (inference != null) {
+			TokenUsage used = LimitsFilter.used(exchange, context, inference);
+			inference.settlement().settle(used, request.cost(), (spend != null) ? spend.costs().currency() : null);
+			if (ledger != null) {
+				Dispatch dispatch = context.dispatch();
+				ledger.record(request.tenant(), request.apiKeyId(), request.model(),
+						dispatch != null && dispatch.lastEndpoint() != null, used, Budget.toNanos(request.cost()));
+			}
 		}
 		spanTags.tag(exchange.getAttributes(), request);
 		if (accessLog != null) {

@@ -184,6 +184,6 @@ public class InferenceEndpoint {
 		}
 		return new InferenceReport.Decision(record.time().toString(), record.pool(), record.model(), record.adapter(),
 				record.profile(), record.chosen(), record.outcome().label(), scores, record.picker(), record.weights(),
-				filteredOut);
+				filteredOut, InferenceReport.RequestUsage.of(record.settlement()));
 	}
 }

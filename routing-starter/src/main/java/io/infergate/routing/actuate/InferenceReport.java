@@ -62,12 +62,36 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 
 	/**
 	 * One decision; {@code scores} maps each candidate endpoint to its scorers' raw scores in [0,1] and the weighted
-	 * total. Beyond the contract's fields: the profile's {@code picker}, each scorer's {@code weights}, and
-	 * {@code filteredOut}, the endpoints a filter removed and which filter removed each.
+	 * total. Beyond the contract's fields: the profile's {@code picker}, each scorer's {@code weights},
+	 * {@code filteredOut}, the endpoints a filter removed and which filter removed each, and once the request's
+	 * response ended, what it used and cost ({@code usage}, {@code null} while it runs).
 	 */
 	public record Decision(String time, String pool, String model, String adapter, String profile, String chosen,
 			String outcome, Map<String, EndpointScores> scores, String picker, Map<String, Double> weights,
-			List<FilteredOut> filteredOut) {
+			List<FilteredOut> filteredOut, RequestUsage usage) {
+	}
+
+	/**
+	 * What a routed request used and cost, at its model's price.
+	 *
+	 * @param inputTokens prompt tokens
+	 * @param cachedInputTokens of those, from the engine's prefix cache
+	 * @param outputTokens completion tokens
+	 * @param cost its cost
+	 * @param currency the cost's currency
+	 */
+	public record RequestUsage(long inputTokens, long cachedInputTokens, long outputTokens, double cost,
+			String currency) {
+
+		/** The usage of {@code settlement}, or {@code null} while the request runs (or when it is unknown). */
+		public static RequestUsage of(io.infergate.routing.request.Settlement settlement) {
+			if (settlement == null || !settlement.isSettled()) {
+				return null;
+			}
+			var usage = settlement.usage();
+			return new RequestUsage(usage.inputTokens(), usage.cachedInputTokens(), usage.outputTokens(),
+					settlement.cost(), settlement.currency());
+		}
 	}
 
 	public record EndpointScores(Map<String, Double> scorers, double total) {

@@ -17,10 +17,18 @@ package io.infergate.routing.request;
  * @param stream whether the client asked for SSE
  * @param sessionKey {@code x-session-id}, or the body's {@code user}, or {@code null}
  * @param priority larger is more important; 0 by default
+ * @param settlement what it used and cost, once its response ended
  */
 public record InferenceRequest(String requestedModel, String pool, String targetModel, String adapter,
 		String promptText, int estimatedPromptTokens, int maxTokens, boolean stream, String sessionKey,
-		int priority) {
+		int priority, Settlement settlement) {
+
+	/** A request whose settlement is yet to come. */
+	public InferenceRequest(String requestedModel, String pool, String targetModel, String adapter, String promptText,
+			int estimatedPromptTokens, int maxTokens, boolean stream, String sessionKey, int priority) {
+		this(requestedModel, pool, targetModel, adapter, promptText, estimatedPromptTokens, maxTokens, stream,
+				sessionKey, priority, new Settlement());
+	}
 
 	/** Characters per token in the gateway's estimate. */
 	public static final int CHARS_PER_TOKEN = 4;

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.request.Settlement;
 import io.infergate.routing.scheduling.FilterRemoval;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
@@ -33,15 +34,24 @@ import io.infergate.routing.scheduling.SchedulingResult;
  * when the filters left none or the scores were not kept
  * @param filteredOut the endpoints the filters removed and which filter removed each, in the order the filters
  * ran; empty when none was removed or the decision was not recorded while it was made
+ * @param settlement what the request used and cost, filled in when its response ends; {@code null} when unknown
  */
 public record DecisionRecord(long sequence, Instant time, String pool, String model, String adapter, String profile,
 		String picker, Map<String, Double> weights, String chosen, DecisionOutcome outcome, int candidateCount,
-		long durationNanos, List<EndpointScores> scores, List<FilteredOut> filteredOut) {
+		long durationNanos, List<EndpointScores> scores, List<FilteredOut> filteredOut, Settlement settlement) {
 
 	public DecisionRecord {
 		weights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
 		scores = List.copyOf(scores);
 		filteredOut = List.copyOf(filteredOut);
+	}
+
+	/** A record without the request's settlement. */
+	public DecisionRecord(long sequence, Instant time, String pool, String model, String adapter, String profile,
+			String picker, Map<String, Double> weights, String chosen, DecisionOutcome outcome, int candidateCount,
+			long durationNanos, List<EndpointScores> scores, List<FilteredOut> filteredOut) {
+		this(sequence, time, pool, model, adapter, profile, picker, weights, chosen, outcome, candidateCount,
+				durationNanos, scores, filteredOut, null);
 	}
 
 	/**
@@ -75,7 +85,7 @@ public record DecisionRecord(long sequence, Instant time, String pool, String mo
 		return new DecisionRecord(sequence, Instant.ofEpochMilli(cycle.nowMillis()), request.pool(),
 				request.requestedModel(), request.adapter(), profile.name(), profile.picker().name(),
 				profile.weights(), chosen == null ? null : chosen.id().toString(), outcome, result.candidates().size(),
-				result.durationNanos(), scores(result), filteredOut(result));
+				result.durationNanos(), scores(result), filteredOut(result), request.settlement());
 	}
 
 	/** The record of a decision that threw. */
@@ -85,7 +95,7 @@ public record DecisionRecord(long sequence, Instant time, String pool, String mo
 		return new DecisionRecord(sequence, Instant.ofEpochMilli(cycle.nowMillis()), request.pool(),
 				request.requestedModel(), request.adapter(), profile == null ? null : profile.name(),
 				profile == null ? null : profile.picker().name(), profile == null ? Map.of() : profile.weights(),
-				null, DecisionOutcome.ERROR, 0, durationNanos, List.of(), List.of());
+				null, DecisionOutcome.ERROR, 0, durationNanos, List.of(), List.of(), request.settlement());
 	}
 
 	private static List<EndpointScores> scores(SchedulingResult result) {
