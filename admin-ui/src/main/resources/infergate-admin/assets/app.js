@@ -66,7 +66,7 @@
 
   function showView() {
     const name = (location.hash || '#pool').substring(1);
-    const known = ['pool', 'decisions', 'what-if', 'replay', 'config'].includes(name) ? name : 'pool';
+    const known = ['pool', 'decisions', 'what-if', 'replay', 'config', 'usage'].includes(name) ? name : 'pool';
     for (const view of document.querySelectorAll('.view')) {
       view.hidden = view.id !== `view-${known}`;
     }
@@ -75,6 +75,7 @@
     }
     if (known === 'what-if') scheduleWhatIf(0);
     if (known === 'replay') openReplay();
+    if (known === 'usage') loadUsage();
   }
 
   // ---- pool view -----------------------------------------------------------------------------------------------
@@ -331,6 +332,10 @@
     add('picker', decision.picker || '–');
     add('outcome', decision.outcome);
     add('decided in', `${decision.durationMicros.toFixed(1)} µs`);
+    const usage = decision.usage;
+    add('tokens', usage ? `${usage.inputTokens.toLocaleString()} in (${usage.cachedInputTokens.toLocaleString()} cached), `
+      + `${usage.outputTokens.toLocaleString()} out` : 'until the response ends');
+    add('cost', usage ? `${money(usage.cost)}${usage.currency ? ` ${usage.currency}` : ''}` : 'until the response ends');
 
     const head = el('tr', {}, el('th', { text: 'endpoint' }),
       ...scorers.map((name) => el('th', { class: 'num', text: `${name} ×${fixed(decision.weights[name], 2)}` })),
@@ -364,6 +369,17 @@
       parts.push(el('p', { class: 'empty', text: 'No filter removed an endpoint.' }));
     }
     detail.replaceChildren(...parts);
+    if (!usage) refreshDecision(sequence);
+  }
+
+  /** A decision's request may have ended since its record arrived: its usage and cost are in the server's copy. */
+  async function refreshDecision(sequence) {
+    const decisions = await getJson('api/decisions').catch(() => []);
+    const fresh = decisions.find((decision) => decision.sequence === sequence);
+    if (fresh && fresh.usage && state.selectedDecision === sequence) {
+      state.decisions.set(sequence, fresh);
+      openDecision(sequence);
+    }
   }
 
   // ---- what-if view --------------------------------------------------------------------------------------------
@@ -828,10 +844,10 @@
   const money = (value) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2)
     : value === 0 ? '0' : value.toPrecision(2));
 
-  function renderBudgets(budgets) {
-    $('#budgets-section').hidden = !budgets || budgets.length === 0;
+  function renderBudgets(budgets, section = '#budgets-section', list = '#budgets') {
+    $(section).hidden = !budgets || budgets.length === 0;
     if (!budgets) return;
-    $('#budgets').replaceChildren(...budgets.map((budget) => {
+    $(list).replaceChildren(...budgets.map((budget) => {
       const fraction = budget.amount > 0 ? budget.spent / budget.amount : (budget.spent > 0 ? 1 : 0);
       const bar = el('div', { class: `bar${fraction >= 1 ? ' over' : ''}` }, el('div'));
       bar.firstChild.style.width = `${Math.min(100, fraction * 100)}%`;
@@ -858,6 +874,122 @@
     $('#flow-control tbody').replaceChildren(...queues.map((queue) => el('tr', {},
       el('td', { text: queue.name }), el('td', { class: 'num', text: queue.waiting }),
       ...figureNames.map((name) => el('td', { class: 'num', text: queue.figures[name] ?? '–' })))));
+  }
+
+
+  // ---- usage view ----------------------------------------------------------------------------------------------
+
+  const SERIES_COLOURS = ['#3b6fd8', '#d8743b', '#2f9e6e', '#b04fc4', '#c4a02f', '#4fb0c4', '#c44f6e', '#6e6e6e'];
+
+  function usageSpan(period) {
+    const now = new Date();
+    const hours = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30 }[period];
+    const from = hours ? new Date(now.getTime() - hours * 3600 * 1000)
+      : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    return { from: from.toISOString(), to: now.toISOString() };
+  }
+
+  function usageQuery(extra) {
+    const span = usageSpan($('#usage-period').value);
+    const params = new URLSearchParams({ from: span.from, to: span.to, 'group-by': $('#usage-group').value, ...extra });
+    return `api/usage?${params}`;
+  }
+
+  async function loadUsage() {
+    const group = $('#usage-group').value;
+    $('#usage-csv').href = usageQuery({ format: 'csv' });
+    $('#usage-status').textContent = 'loading…';
+    let totals;
+    let series;
+    try {
+      [totals, series] = await Promise.all([getJson(usageQuery({})),
+        getJson(usageQuery({ interval: $('#usage-interval').value }))]);
+    }
+    catch (error) {
+      $('#usage-status').textContent = error.message;
+      $('#usage-unavailable').hidden = false;
+      $('#usage-unavailable-reason').textContent = error.message;
+      return;
+    }
+    $('#usage-unavailable').hidden = true;
+    $('#usage-status').textContent = '';
+    $('#usage-group-header').textContent = group;
+    $('#usage-span').textContent = `${totals.from.substring(0, 16).replace('T', ' ')} to ${totals.to.substring(0, 16).replace('T', ' ')} UTC`;
+    $('#usage-rows tbody').replaceChildren(...totals.rows.map((row) => el('tr', { 'data-usage': row[group] },
+      el('td', { class: 'mono', text: row[group] }),
+      el('td', { class: 'num', text: row.requests.toLocaleString() }),
+      el('td', { class: 'num', text: row.inputTokens.toLocaleString() }),
+      el('td', { class: 'num', text: row.cachedInputTokens.toLocaleString() }),
+      el('td', { class: 'num', text: row.outputTokens.toLocaleString() }),
+      el('td', { class: 'num', text: `${money(row.cost)} ${totals.currency}` }))));
+    if (!totals.rows.length) {
+      $('#usage-rows tbody').replaceChildren(el('tr', {}, el('td', { colSpan: 6, class: 'hint', text: 'No usage in this period.' })));
+    }
+    drawUsageChart(series, group);
+    renderBudgets(totals.budgets, '#usage-budgets-section', '#usage-budgets');
+  }
+
+  function drawUsageChart(series, group) {
+    const svg = $('#usage-chart');
+    const width = svg.clientWidth || 800;
+    const height = 180;
+    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    const ns = 'http://www.w3.org/2000/svg';
+    const node = (tag, attributes) => {
+      const element = document.createElementNS(ns, tag);
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      return element;
+    };
+    // one slot per interval of the whole period, empty ones included, so the chart reads as a time line
+    const step = { minute: 60e3, hour: 3600e3, day: 86400e3 }[series.interval] || 3600e3;
+    const first = Math.floor(Date.parse(series.from) / step) * step;
+    const last = Date.parse(series.to);
+    const times = [];
+    for (let time = first; time < last && times.length < 2000; time += step) times.push(time);
+    const names = [...new Set(series.rows.map((row) => row[group]))];
+    const stacks = times.map((time) => series.rows.filter((row) => Date.parse(row.time) === time));
+    const max = Math.max(0, ...stacks.map((rows) => rows.reduce((sum, row) => sum + row.cost, 0)));
+    const children = [];
+    const left = 60;
+    const bottom = height - 20;
+    children.push(node('line', { x1: left, y1: bottom, x2: width, y2: bottom, class: 'axis' }));
+    const top = node('text', { x: left - 6, y: 12, 'text-anchor': 'end', class: 'tick' });
+    top.textContent = `${money(max)} ${series.currency}`;
+    children.push(top);
+    const slot = times.length ? (width - left) / times.length : 0;
+    stacks.forEach((rows, index) => {
+      let y = bottom;
+      for (const row of rows) {
+        const barHeight = max > 0 ? (row.cost / max) * (bottom - 16) : 0;
+        y -= barHeight;
+        const bar = node('rect', { x: left + index * slot + 1, y, width: Math.max(1, slot - 2), height: barHeight,
+          fill: SERIES_COLOURS[names.indexOf(row[group]) % SERIES_COLOURS.length], 'data-time': row.time });
+        const title = document.createElementNS(ns, 'title');
+        title.textContent = `${row[group]} · ${row.time.substring(0, 16).replace('T', ' ')} · ${money(row.cost)} ${series.currency}`;
+        bar.appendChild(title);
+        children.push(bar);
+      }
+    });
+    if (times.length) {
+      for (const [index, anchor] of [[0, 'start'], [times.length - 1, 'end']]) {
+        const label = node('text', { x: left + index * slot + (anchor === 'end' ? slot : 0), y: height - 4,
+          'text-anchor': anchor, class: 'tick' });
+        label.textContent = new Date(times[index]).toISOString().substring(5, 16).replace('T', ' ');
+        children.push(label);
+      }
+    }
+    svg.replaceChildren(...children);
+    $('#usage-legend').replaceChildren(...names.map((name, index) => {
+      const swatch = el('span', { class: 'swatch' });
+      swatch.style.background = SERIES_COLOURS[index % SERIES_COLOURS.length];
+      return el('span', { class: 'legend-item' }, swatch, el('span', { class: 'mono', text: name }));
+    }));
+  }
+
+  function setUpUsage() {
+    for (const id of ['#usage-period', '#usage-group', '#usage-interval']) {
+      $(id).addEventListener('change', loadUsage);
+    }
   }
 
   // ---- the feed ------------------------------------------------------------------------------------------------
@@ -954,6 +1086,7 @@
     renderProfiles();
     setUpWhatIf();
     setUpReplay();
+    setUpUsage();
     showView();
     connect();
   }

@@ -167,6 +167,14 @@ class DashboardBrowserTests {
 		assertThat(picked.get(0).getText()).contains("picked");
 		assertThat(scores.findElements(By.cssSelector("tbody tr"))).hasSize(4);
 		assertThat(browser.driver.findElement(By.id("decision-detail")).getText()).containsIgnoringCase("Removed by filters");
+		// the request ended before the decision was opened: its tokens and its cost at demo-llama's price (1,000 per
+		// million output tokens, 4 of them)
+		String detail = browser.waitUpTo(WAIT)
+			.until((driver) -> {
+				String text = driver.findElement(By.id("decision-detail")).getText();
+				return text.contains("USD") ? text : null;
+			});
+		assertThat(detail).contains("4 out").contains("0.0040 USD");
 		browser.screenshot("decision");
 	}
 
@@ -291,6 +299,42 @@ class DashboardBrowserTests {
 
 		assertThat(budget).contains("soft · day").contains("of 0.0010 USD");
 		browser.screenshot("budgets");
+	}
+
+	@Test
+	void theUsageViewShowsSpendByTenantAndByModelWithAChartTheBudgetsAndACsvExport() {
+		assertThat(postJson(gateway.api("/v1/chat/completions"), chat("Put this on the bill.", 4)).statusCode())
+			.isEqualTo(200);
+		open("usage");
+
+		String tenant = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("#usage-rows tr[data-usage='anonymous']")).stream()
+				.findFirst()
+				.map(WebElement::getText)
+				.orElse(null));
+		script("const group = document.getElementById('usage-group'); group.value = 'model';"
+				+ "group.dispatchEvent(new Event('change'));");
+		String model = browser.waitUpTo(WAIT)
+			.until((driver) -> driver.findElements(By.cssSelector("#usage-rows tr[data-usage='demo-llama']")).stream()
+				.findFirst()
+				.map(WebElement::getText)
+				.orElse(null));
+		long bars = browser.waitUpTo(WAIT)
+			.until((driver) -> {
+				long shown = driver.findElements(By.cssSelector("#usage-chart rect")).size();
+				return shown > 0 ? shown : null;
+			});
+		String budgets = browser.waitUpTo(WAIT).until((driver) -> driver.findElement(By.id("usage-budgets")).getText());
+		String csvLink = browser.driver.findElement(By.id("usage-csv")).getAttribute("href");
+
+		assertThat(tenant).startsWith("anonymous").endsWith("USD");
+		assertThat(model).startsWith("demo-llama");
+		assertThat(bars).isPositive();
+		assertThat(budgets).contains("model:demo-llama");
+		assertThat(csvLink).contains("format=csv").contains("group-by=model");
+		String csv = getAsAdmin(gateway.management("/admin/api/usage?format=csv&group-by=model")).body();
+		assertThat(csv).startsWith("tenant,key,model,requests,").contains(",,demo-llama,");
+		browser.screenshot("usage");
 	}
 
 	@Test

@@ -1,5 +1,7 @@
 package io.infergate.admin.autoconfigure;
 
+import java.time.Clock;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -16,6 +18,8 @@ import io.infergate.admin.web.DashboardHandlers;
 import io.infergate.admin.web.DashboardJson;
 import io.infergate.admin.web.DashboardRoutes;
 import io.infergate.admin.web.ReplayHandlers;
+import io.infergate.admin.web.UsageHandlers;
+import io.infergate.admin.source.UsageSource;
 import io.infergate.admin.web.RuntimeChangeHandlers;
 import io.infergate.admin.whatif.WhatIf;
 import io.infergate.routing.pool.EndpointRegistry;
@@ -33,10 +37,11 @@ public class DashboardManagementContextConfiguration {
 	RouterFunction<ServerResponse> infergateDashboardRoutes(SnapshotFeed feed, SnapshotAssembler snapshots,
 			EndpointHistory history, WhatIf whatIf, SchedulingProfiles profiles, EndpointRegistry registry,
 			DashboardProperties properties, DashboardJson json, RuntimeChanges changes,
-			ObjectProvider<ReplayRuns> replayRuns) {
+			ObjectProvider<ReplayRuns> replayRuns, ObjectProvider<UsageSource> usage, ObjectProvider<Clock> clock) {
 		ReplayRuns replay = replayRuns.getIfAvailable();
 		return DashboardRoutes.of(new DashboardHandlers(feed, snapshots, history, whatIf, profiles, registry,
 				properties.tickInterval(), json, replay != null), new RuntimeChangeHandlers(changes, json),
-				new ReplayHandlers(replay, profiles, json));
+				new ReplayHandlers(replay, profiles, json),
+				new UsageHandlers(usage.getIfAvailable(), json, clock.getIfAvailable(Clock::systemUTC)));
 	}
 }

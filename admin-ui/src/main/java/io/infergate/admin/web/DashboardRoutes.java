@@ -12,7 +12,7 @@ public final class DashboardRoutes {
 	}
 
 	public static RouterFunction<ServerResponse> of(DashboardHandlers handlers, RuntimeChangeHandlers changes,
-			ReplayHandlers replay) {
+			ReplayHandlers replay, UsageHandlers usage) {
 		return RouterFunctions.route()
 			.GET("/admin", handlers::page)
 			.GET("/admin/", handlers::page)
@@ -29,6 +29,7 @@ public final class DashboardRoutes {
 			.POST("/admin/api/replay/runs", replay::start)
 			.GET("/admin/api/replay/runs/{id}", replay::get)
 			.POST("/admin/api/replay/runs/{id}/cancel", replay::cancel)
+			.GET("/admin/api/usage", usage::usage)
 			.add(RouterFunctions.resources("/admin/assets/**", new ClassPathResource("infergate-admin/assets/")))
 			.build();
 	}
