@@ -36,6 +36,8 @@ COPY deploy/docker/aot-training.sh bin/aot-training
 ARG AOT_CACHE=true
 ARG AOT_TRAINING_WARMUP=30s
 RUN if [ "$AOT_CACHE" = true ]; then /app/bin/aot-training "$AOT_TRAINING_WARMUP"; fi
+# the usage ledger's embedded database (./data, the default spring.datasource.url) when no other database is set
+RUN mkdir -p /app/data && chown 10001:10001 /app/data
 ENV JAVA_OPTS="-XX:MaxRAMPercentage=75"
 USER 10001:10001
 # OpenAI API, management (actuator, dashboard), and the simulator's port

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compose smoke test: docker-compose.yml with docker-compose.local.yml (local images, host networking on
 # 127.0.0.1), brought up without Grafana (no local image: Grafana is not packaged in Debian). It validates both
-# compose configurations, starts the gateway, the four pods, Redis and Prometheus, sends a chat completion through
-# the gateway, checks that Prometheus scraped Infergate's series and the pods', and tears everything down.
+# compose configurations, starts the gateway, the four pods, Redis, PostgreSQL and Prometheus, sends a chat completion
+# through the gateway, checks that Prometheus scraped Infergate's series and the pods', that the usage ledger wrote
+# the completion to PostgreSQL (its API, after the batch was written), and tears everything down.
 # Needs the packaged jars (./mvnw -B -DskipTests package). Takes about a minute once the images exist.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +56,7 @@ echo "compose smoke:"
 check "docker-compose.yml (with its override) is valid" docker-compose -f docker-compose.yml -f docker-compose.override.yml config -q
 check "docker-compose.yml with docker-compose.local.yml is valid" "${COMPOSE[@]}" config -q
 
-for port in 18080 18081 18001 18002 18003 18004 16379 19090; do
+for port in 18080 18081 18001 18002 18003 18004 16379 15432 19090; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
     echo "port $port on 127.0.0.1 is taken; the smoke test needs it" >&2
     exit 1
@@ -63,7 +64,7 @@ for port in 18080 18081 18001 18002 18003 18004 16379 19090; do
 done
 
 trap 'teardown failed' ERR INT TERM
-"${COMPOSE[@]}" up -d --no-build gateway pod-1 pod-2 pod-3 pod-4 redis prometheus
+"${COMPOSE[@]}" up -d --no-build gateway pod-1 pod-2 pod-3 pod-4 redis postgres prometheus
 
 ready() { curl -fsS -o /dev/null "$MANAGEMENT/actuator/health/readiness"; }
 check "gateway ready (every pod scraped)" eventually 120 ready
@@ -85,6 +86,22 @@ scraped() {
 }
 check "Prometheus scraped the gateway (gen_ai_server_time_to_first_token_seconds)" eventually 60 scraped 'gen_ai_server_time_to_first_token_seconds_count{job="infergate",pool="llama",model="llama-3.1-8b"}'
 check "Prometheus scraped the pods (vllm:num_requests_running)" eventually 30 scraped 'count(vllm:num_requests_running{job="model-servers"}) == 4'
+
+# The usage API answers from PostgreSQL once the ledger wrote its batch (and from memory before): wait for the
+# ledger's written-batch counter, then ask the API with the generated admin password from the gateway's log.
+batch_written() {
+  curl -fsS "$MANAGEMENT/actuator/prometheus" -u "admin:$(admin_password)" \
+    | grep -E '^infergate_usage_ledger_batches_total\{.*outcome="written".*\} [1-9]' >/dev/null
+}
+admin_password() {
+  "${COMPOSE[@]}" logs gateway 2>/dev/null | sed -n 's/.*generated password: \([^ ]*\) .*/\1/p' | tail -1
+}
+usage_recorded() {
+  curl -fsS "$MANAGEMENT/admin/api/usage?group-by=model" -u "admin:$(admin_password)" \
+    | grep -q '"model":"llama-3.1-8b","requests":1,'
+}
+check "the usage ledger wrote the completion to PostgreSQL" eventually 30 batch_written
+check "the usage API counts it" usage_recorded
 
 healthy() { [ "$(docker inspect --format '{{.State.Health.Status}}' "$("${COMPOSE[@]}" ps -q gateway)")" = healthy ]; }
 check "gateway container healthy (the image's HEALTHCHECK)" eventually 60 healthy

@@ -8,10 +8,12 @@
 #                                 with the gateway's AOT cache, the Dockerfile's default
 #   infergate/prometheus:local    Debian's prometheus binary
 #   infergate/redis:local         Debian's redis-server
+#   infergate/postgres:local      Debian's PostgreSQL server (initdb on first start; POSTGRES_USER, POSTGRES_PASSWORD,
+#                                 POSTGRES_DB and PGPORT as the public image reads them)
 #   alpine:3.17                   busybox, which Testcontainers runs for its start-up checks
 #
 # Grafana is not packaged in Debian, so there is no local Grafana image: offline, compose runs without it.
-# Usage: .ci/local-images.sh [--force] [jre|jre25|jre17|infergate|prometheus|redis|alpine ...]
+# Usage: .ci/local-images.sh [--force] [jre|jre25|jre17|infergate|prometheus|redis|postgres|alpine ...]
 # (default: the images docker-compose.local.yml needs; without --force, existing base images are kept)
 # The target jre is the base of the target infergate. Environment for infergate: INFERGATE_JRE, its base
 # (infergate/jre:25-local, or infergate/jre:17-local when JDK25_HOME holds no JDK 25), INFERGATE_IMAGE, its name
@@ -36,7 +38,7 @@ if [ "${1:-}" = "--force" ]; then
   shift
 fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jre infergate prometheus redis)
+[ ${#targets[@]} -gt 0 ] || targets=(jre infergate prometheus redis postgres)
 
 need_image() {
   $force || ! docker image inspect "$1" >/dev/null 2>&1
@@ -189,10 +191,68 @@ build_redis() {
   rm -rf "$root"
 }
 
+build_postgres() {
+  local image=infergate/postgres:local root bin share
+  need_image "$image" || return 0
+  bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/postgres | sort -V | tail -1)")
+  share=/usr/share/postgresql/$(basename "$(dirname "$bin")")
+  root=$(mktemp -d)
+  base_files "$root"
+  install_busybox "$root"
+  printf 'postgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh\n' >>"$root/etc/passwd"
+  printf 'postgres:x:999:\n' >>"$root/etc/group"
+  mkdir -p "$root$(dirname "$bin")" "$root/usr/share" "$root/var/lib/postgresql/data"
+  cp -a "$(dirname "$bin")/." "$root$(dirname "$bin")/"
+  mkdir -p "$root$(dirname "$share")"
+  cp -a "$share" "$root$share"
+  cp -a /usr/share/zoneinfo "$root/usr/share/zoneinfo"
+  # without LLVM's JIT (libLLVM alone is over 100 MB): the server then runs without JIT
+  rm -rf "$root$(dirname "$bin")"/lib/llvmjit* "$root$(dirname "$bin")"/lib/bitcode
+  copy_libraries "$root" "$bin"/* $(find "$root$(dirname "$bin")/lib" -name '*.so' | sed "s|^$root||")
+  # a named volume takes this directory's mode: the server (uid 999) creates its data directory inside
+  chmod 1777 "$root/var/lib/postgresql" "$root/var/lib/postgresql/data"
+  mkdir -p "$root/usr/local/bin"
+  cat >"$root/usr/local/bin/postgres-entrypoint" <<ENTRYPOINT
+#!/bin/sh
+# initdb on first start, then the server in the foreground; extra arguments go to the server.
+set -e
+export PATH=$bin:/bin
+PGDATA=\${PGDATA:-/var/lib/postgresql/data/pgdata}
+user=\${POSTGRES_USER:-postgres}
+if [ ! -s "\$PGDATA/PG_VERSION" ]; then
+  mkdir -p "\$PGDATA"
+  chmod 700 "\$PGDATA"
+  if [ -n "\${POSTGRES_PASSWORD:-}" ]; then
+    printf '%s\\n' "\$POSTGRES_PASSWORD" >/tmp/pwfile
+    initdb -D "\$PGDATA" -U "\$user" -E UTF8 --locale=C --auth=scram-sha-256 --pwfile=/tmp/pwfile >/dev/null
+    rm -f /tmp/pwfile
+    echo "host all all all scram-sha-256" >>"\$PGDATA/pg_hba.conf"
+  else
+    initdb -D "\$PGDATA" -U "\$user" -E UTF8 --locale=C --auth=trust >/dev/null
+    echo "host all all all trust" >>"\$PGDATA/pg_hba.conf"
+  fi
+  if [ -n "\${POSTGRES_DB:-}" ] && [ "\$POSTGRES_DB" != postgres ]; then
+    echo "CREATE DATABASE \\"\$POSTGRES_DB\\" OWNER \\"\$user\\";" | postgres --single -D "\$PGDATA" postgres >/dev/null
+  fi
+fi
+exec postgres -D "\$PGDATA" -p "\${PGPORT:-5432}" -c listen_addresses='*' -k /tmp "\$@"
+ENTRYPOINT
+  chmod 755 "$root/usr/local/bin/postgres-entrypoint"
+  import_root "$root" "$image" \
+    --change 'USER 999' \
+    --change 'ENV PGDATA=/var/lib/postgresql/data/pgdata' \
+    --change 'EXPOSE 5432' \
+    --change 'ENTRYPOINT ["/usr/local/bin/postgres-entrypoint"]'
+  rm -rf "$root"
+}
+
 missing=()
 command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 dpkg -s busybox-static >/dev/null 2>&1 || missing+=(busybox-static)   # static: runs in an empty rootfs
+for target in "${targets[@]}"; do
+  [ "$target" != postgres ] || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
@@ -207,7 +267,8 @@ for target in "${targets[@]}"; do
     infergate) build_infergate_jre && build_infergate ;;
     prometheus) build_prometheus ;;
     redis) build_redis ;;
+    postgres) build_postgres ;;
     alpine) build_alpine ;;
-    *) echo "unknown image '$target' (jre, jre25, jre17, infergate, prometheus, redis, alpine)" >&2; exit 2 ;;
+    *) echo "unknown image '$target' (jre, jre25, jre17, infergate, prometheus, redis, postgres, alpine)" >&2; exit 2 ;;
   esac
 done

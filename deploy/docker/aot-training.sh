@@ -19,6 +19,7 @@ work=$(mktemp -d)
 log=$work/training.log
 java -XX:AOTCacheOutput="$cache" -XX:-UsePerfData -Djava.io.tmpdir="$work" -jar /app/gateway/gateway-app.jar \
 	--infergate.warmup.duration="$warmup" --server.address=127.0.0.1 --management.server.address=127.0.0.1 \
+	--spring.datasource.url="jdbc:h2:file:$work/ledger" \
 	>"$log" 2>&1 &
 pid=$!
 waited=0

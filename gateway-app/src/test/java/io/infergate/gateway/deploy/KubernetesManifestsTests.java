@@ -155,6 +155,43 @@ class KubernetesManifestsTests extends SimulatedPods {
 	}
 
 	@Test
+	void theGatewaysLedgerIsThePostgresServiceWithTheCredentialsItsDatabaseIsCreatedWith() {
+		List<Map<String, Object>> gatewayEnv = at(firstContainer(resource("Deployment", "infergate")), "env");
+		Map<String, Object> postgres = resource("StatefulSet", "postgres");
+		List<Map<String, Object>> postgresEnv = at(firstContainer(postgres), "env");
+		Map<String, Object> service = resource("Service", "postgres");
+
+		assertThat(value(gatewayEnv, "SPRING_DATASOURCE_URL")).isEqualTo("jdbc:postgresql://postgres:5432/infergate");
+		assertThat(value(postgresEnv, "POSTGRES_DB")).isEqualTo("infergate");
+		assertThat(secretKey(gatewayEnv, "SPRING_DATASOURCE_USERNAME")).isEqualTo(secretKey(postgresEnv, "POSTGRES_USER"))
+			.isEqualTo("infergate-db/username");
+		assertThat(secretKey(gatewayEnv, "SPRING_DATASOURCE_PASSWORD")).isEqualTo(secretKey(postgresEnv, "POSTGRES_PASSWORD"))
+			.isEqualTo("infergate-db/password");
+		assertThat(resource("Secret", "infergate-db")).isNotNull();
+		Map<String, Object> selector = at(service, "spec", "selector");
+		Map<String, Object> labels = at(postgres, "spec", "template", "metadata", "labels");
+		assertThat(selector).isEqualTo(labels);
+		List<Map<String, Object>> claims = at(postgres, "spec", "volumeClaimTemplates");
+		assertThat((Object) at(claims.get(0), "metadata", "name")).isEqualTo("data");
+	}
+
+	private static Map<String, Object> firstContainer(Map<String, Object> workload) {
+		List<Map<String, Object>> containers = at(workload, "spec", "template", "spec", "containers");
+		return containers.get(0);
+	}
+
+	private static Object value(List<Map<String, Object>> env, String name) {
+		return env.stream().filter((variable) -> name.equals(variable.get("name"))).findFirst()
+			.map((variable) -> variable.get("value")).orElseThrow(() -> new AssertionError("no " + name));
+	}
+
+	private static String secretKey(List<Map<String, Object>> env, String name) {
+		Map<String, Object> variable = env.stream().filter((v) -> name.equals(v.get("name"))).findFirst()
+			.orElseThrow(() -> new AssertionError("no " + name));
+		return at(variable, "valueFrom", "secretKeyRef", "name") + "/" + at(variable, "valueFrom", "secretKeyRef", "key");
+	}
+
+	@Test
 	void containersRunAsTheImagesUser() throws IOException {
 		String dockerfile = Files.readString(Path.of("..", "Dockerfile"));
 		Map<String, Object> podSecurity = at(resource("Deployment", "infergate"), "spec", "template", "spec",
