@@ -221,6 +221,15 @@ public final class UsageLedger implements SmartLifecycle {
 		}
 	}
 
+	private void prepare() {
+		try {
+			store.migrate();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("The usage ledger's database is not ready yet (the first batch tries again): " + ex);
+		}
+	}
+
 	private void flushQuietly() {
 		try {
 			flush();
@@ -238,6 +247,8 @@ public final class UsageLedger implements SmartLifecycle {
 			return thread;
 		});
 		long interval = flushInterval.toMillis();
+		// the schema, and the pool's first connection, before the first batch: off the startup path
+		executor.execute(this::prepare);
 		executor.scheduleWithFixedDelay(this::flushQuietly, interval, interval, TimeUnit.MILLISECONDS);
 		writer = executor;
 	}
