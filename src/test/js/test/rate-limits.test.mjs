@@ -12,6 +12,7 @@ import { gatewayJar, startGateway, stop } from '../lib/processes.mjs';
 
 const TEAM_SECRET = 'sk-npm-team-4c1e77d0';
 const TIGHT_SECRET = 'sk-npm-tight-9b02aa31';
+const BUDGET_SECRET = 'sk-npm-budget-51f0c2e8';
 
 let gateway;
 let team;
@@ -42,6 +43,13 @@ infergate:
         sha256: ${hashApiKey(TIGHT_SECRET)}
         tenant: tight
         limits: {tpm: 3000}
+      npm-budget:
+        sha256: ${hashApiKey(BUDGET_SECRET)}
+        tenant: budgeted
+        limits: {budget: {amount: 0.02, period: day}}
+  models:
+    # the demo model priced: 1,000 per million output tokens, so max_tokens 10 may cost 0.01
+    demo-llama: {price: {input: 0, output: 1000}}
 `);
   gateway = await startGateway([`--spring.config.additional-location=file:${config}`]);
   team = new OpenAI({ baseURL: `${gateway.apiUrl}/v1`, apiKey: TEAM_SECRET, maxRetries: 0, timeout: 60_000 });
@@ -107,6 +115,39 @@ test('charges the tenant the tokens the model server reports, streamed or not, w
   assert.equal(after.requests - before.requests, 3);
   assert.equal(after.inputTokens - before.inputTokens, 3 * promptTokens);
   assert.equal(after.outputTokens - before.outputTokens, 3 * 20);
+});
+
+test('a spent budget is a RateLimitError with code insufficient_quota that the client does not retry', async () => {
+  // the default retries: the gateway's x-should-retry: false must keep the client from sending it again
+  const budgeted = new OpenAI({ baseURL: `${gateway.apiUrl}/v1`, apiKey: BUDGET_SECRET, maxRetries: 2, timeout: 60_000 });
+  for (let i = 0; i < 2; i++) {
+    const completion = await budgeted.chat.completions.create({ model: 'demo-llama', messages, max_tokens: 10 });
+    assert.equal(completion.usage.completion_tokens, 10);
+  }
+  // the second request's cost replaces its hold once its response has ended, a moment after the client has it
+  const spent = async () => (await (await gateway.management('/actuator/inference')).json()).budgets
+    .find((b) => b.scope === 'key' && b.subject === 'npm-budget');
+  for (let i = 0; i < 50 && (await spent()).held > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  await assert.rejects(budgeted.chat.completions.create({ model: 'demo-llama', messages, max_tokens: 10 }), (error) => {
+    assert.ok(error instanceof RateLimitError, `got ${error?.constructor?.name}: ${error?.message}`);
+    assert.equal(error.status, 429);
+    assert.equal(error.code, 'insufficient_quota');
+    assert.equal(error.type, 'insufficient_quota');
+    assert.match(error.message, /^429 Budget exhausted for key 'npm-budget': 0\.02 USD per day, 0\.02 USD spent; this request may cost up to 0\.01 USD\. It resets at \d{4}-\d\d-\d\dT00:00:00Z\.$/);
+    assert.equal(error.headers.get('x-infergate-dropped-reason'), 'budget-exhausted');
+    assert.equal(error.headers.get('x-should-retry'), 'false');
+    return true;
+  });
+  const budgetedTenant = await tenant('budgeted');
+  assert.equal(budgetedTenant.requests, 2);
+  assert.equal(budgetedTenant.budgetExhausted, 1, 'the client sent the refused request once');
+  const report = await (await gateway.management('/actuator/inference')).json();
+  const budget = report.budgets.find((b) => b.scope === 'key' && b.subject === 'npm-budget');
+  assert.deepEqual({ amount: budget.amount, spent: budget.spent, held: budget.held, reached: budget.reached },
+    { amount: 0.02, spent: 0.02, held: 0, reached: true });
 });
 
 test('a reservation is replaced by the real usage, and a reached TPM limit is a RateLimitError saying when to retry', async () => {
