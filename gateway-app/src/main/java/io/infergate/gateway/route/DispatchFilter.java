@@ -36,7 +36,7 @@ public class DispatchFilter implements GatewayFilter {
 		InferenceRequest request = context.request();
 		Dispatch dispatch = engine.dispatch(request);
 		context.dispatch(exchange, dispatch);
-		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch, context.relayed(),
+		InferenceResponse response = new InferenceResponse(exchange.getResponse(), dispatch, context.relayed(), context.usage(),
 				timeouts.streamIdle(request.pool()));
 		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> dispatch.finish());
 	}

@@ -6,12 +6,15 @@ import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.reactivestreams.Publisher;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -21,11 +24,19 @@ import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.logging.RepeatedLines;
 import io.infergate.gateway.observe.RelayedResponse;
 import io.infergate.routing.dispatch.Dispatch;
+import io.infergate.routing.openai.ResponseUsage;
 
 /**
- * The response to an inference request. When the upstream fails in the middle of an SSE stream, the client
- * gets a final {@code data: {"error": ...}} event and a cleanly ended stream, instead of a cut connection or a
- * stream that never ends. Every body buffer passes the request's {@link RelayedResponse} on its way out.
+ * The response to an inference request, relayed with one step per body buffer: the first byte is timed
+ * ({@link RelayedResponse}), the tokens used are read ({@link ResponseUsage}) and a stream's idle deadline moves. When
+ * the upstream fails in the middle of an SSE stream, the client gets a final {@code data: {"error": ...}} event and a
+ * cleanly ended stream, instead of a cut connection or a stream that never ends.
+ * <p>
+ * A stream arrives as Spring Cloud Gateway hands it over, one single-buffer publisher per model-server chunk, for a
+ * write that flushes each one on its own. It leaves as one flat sequence of buffers instead, which Reactor Netty
+ * writes as they come and flushes once it has written every buffer that has arrived: each event still leaves as soon
+ * as it arrives, but the events of one network read share one flush, and no publisher, subscription or group boundary
+ * is made per event.
  */
 final class InferenceResponse extends ServerHttpResponseDecorator {
 
@@ -37,55 +48,107 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 
 	private final RelayedResponse relayed;
 
+	private final ResponseUsage usage;
+
 	private final Duration streamIdleTimeout;
 
 	/**
 	 * @param relayed what the gateway records of the response, or {@code null}
+	 * @param usage reads the tokens the response reports, or {@code null}
 	 * @param streamIdleTimeout the longest silence allowed in a stream, or {@code null} for none
 	 */
-	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch, RelayedResponse relayed,
+	InferenceResponse(ServerHttpResponse delegate, Dispatch dispatch, RelayedResponse relayed, ResponseUsage usage,
 			Duration streamIdleTimeout) {
 		super(delegate);
 		this.dispatch = dispatch;
 		this.relayed = relayed;
+		this.usage = usage;
 		this.streamIdleTimeout = streamIdleTimeout;
 	}
 
 	@Override
 	public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
-		return super.writeWith((relayed != null) ? Flux.from(body).doOnNext(relayed::onBody) : body);
+		if (relayed == null && usage == null) {
+			return super.writeWith(body);
+		}
+		return super.writeWith(Flux.from(body).doOnNext((buffer) -> {
+			if (relayed != null) {
+				relayed.onBody(buffer);
+			}
+			if (usage != null) {
+				usage.readJson(buffer);
+			}
+		}));
 	}
 
 	/**
-	 * Writes a stream event by event. Events the writer drops unread when the client goes away are released here
-	 * ({@link UnwrittenEvents}), and are not counted as relayed.
+	 * Writes a stream as one flat sequence of buffers ({@link #writeWith}), taking each chunk's buffer as it passes, so
+	 * that nothing here holds a chunk: a buffer the write drops unread when the client goes away is released by the
+	 * write's discard hook, {@link #releaseDiscarded}, and the chunks not yet read stay with the connection, which
+	 * releases them when it is cancelled.
 	 */
 	@Override
 	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-		UnwrittenEvents unwritten = new UnwrittenEvents();
-		StreamIdleDeadline deadline = (streamIdleTimeout != null && isEventStream())
+		boolean eventStream = isEventStream();
+		StreamIdleDeadline deadline = (streamIdleTimeout != null && eventStream)
 				? new StreamIdleDeadline(streamIdleTimeout, Schedulers.parallel()) : null;
-		// One step per event, and as little as possible in it: the first byte is timed only until it has gone out.
-		Flux<Publisher<? extends DataBuffer>> events = Flux.<Publisher<? extends DataBuffer>>from(body).map((event) -> {
+		DataBufferFactory factory = bufferFactory();
+		// one step per buffer, and as little as possible in it
+		Flux<DataBuffer> buffers = Flux.from(body).handle((chunk, sink) -> {
+			DataBuffer buffer = buffer(chunk);
+			if (buffer == null) {
+				return;
+			}
 			if (deadline != null) {
 				deadline.touch();
 			}
-			Publisher<? extends DataBuffer> tracked = unwritten.track(event);
-			return (relayed != null && relayed.firstByteNanos() == 0) ? Flux.from(tracked).doOnNext(relayed::onBody)
-					: tracked;
+			if (relayed != null && relayed.firstByteNanos() == 0) {
+				relayed.onBody(buffer);
+			}
+			sink.next((usage != null) ? usage.readEvents(buffer, factory) : buffer);
 		});
+		if (usage != null) {
+			buffers = buffers.concatWith(Mono.fromSupplier(usage::unfinishedEvent)
+				.filter((rest) -> rest.length > 0)
+				.map(factory::wrap));
+		}
 		if (deadline != null) {
 			// Cancelling the upstream body closes the connection to the silent model server.
-			events = events.doOnTerminate(deadline::finish)
+			buffers = buffers.doOnTerminate(deadline::finish)
 				.takeUntilOther(deadline.expiry())
 				.concatWith(Flux.defer(() -> deadline.expired() ? Flux.error(new StreamIdleTimeoutException(
 						"no event for " + streamIdleTimeout.toMillis() + " ms")) : Flux.empty()));
 		}
-		events = events.onErrorResume(
-				(ex) -> isEventStream() ? Flux.just(unwritten.track(Mono.just(errorEvent(ex)))) : Flux.error(ex));
-		return super.writeAndFlushWith(events)
-			.doFinally((signal) -> unwritten.releaseUnread())
-			.contextWrite((context) -> Operators.enableOnDiscard(context, UnwrittenEvents::releaseDiscarded));
+		buffers = buffers.onErrorResume((ex) -> eventStream ? Mono.fromSupplier(() -> errorEvent(ex)) : Flux.error(ex));
+		return getDelegate().writeWith(buffers)
+			.contextWrite((context) -> Operators.enableOnDiscard(context, InferenceResponse::releaseDiscarded));
+	}
+
+	/**
+	 * The buffer of a chunk as Spring Cloud Gateway hands it over: a publisher of one buffer, known without
+	 * subscribing to it; {@code null} for an empty one.
+	 * @throws IllegalArgumentException for any other publisher, which this response does not relay (its buffers are
+	 * released)
+	 */
+	static DataBuffer buffer(Publisher<? extends DataBuffer> chunk) {
+		if (chunk instanceof Fuseable.ScalarCallable<?> scalar) {
+			try {
+				return (DataBuffer) scalar.call();
+			}
+			catch (Exception ex) {
+				throw new IllegalArgumentException("A stream chunk failed to give its buffer", ex);
+			}
+		}
+		Flux.from(chunk).subscribe(DataBufferUtils::release, (ex) -> {
+		});
+		throw new IllegalArgumentException("A stream chunk must be a publisher of one buffer, not " + chunk);
+	}
+
+	/** Releases a buffer the write dropped, read ahead and never written because the client went away. */
+	static void releaseDiscarded(Object discarded) {
+		if (discarded instanceof DataBuffer buffer) {
+			DataBufferUtils.release(buffer);
+		}
 	}
 
 	/** A stream that stayed silent longer than its pool's {@code timeouts.stream-idle}. */

@@ -7,7 +7,6 @@ import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.routing.model.ModelRoute;
-import io.infergate.gateway.usage.UsageReadingResponse;
 import io.infergate.routing.request.InferenceRequest;
 
 import static io.infergate.gateway.route.FilterExchanges.requestBody;
@@ -38,7 +37,6 @@ class UsageAccountingFilterTests {
 
 		assertThat(requestBody(chain.reached())).isEqualTo("{\"stream_options\":{\"include_usage\":true},\"model\":\"m\","
 				+ "\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
-		assertThat(chain.reached().getResponse()).isInstanceOf(UsageReadingResponse.class);
 		assertThat(InferenceContext.find(chain.reached()).usage()).isNotNull();
 	}
 
