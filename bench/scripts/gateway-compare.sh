@@ -9,7 +9,9 @@
 # only the proxy in front of them. A canned stream arrives in a few TCP segments, so per-event work is hardly
 # exercised: BACKENDS=sim instead runs four simulators (--perf-profile zero), which write each SSE event in its own
 # HTTP chunk, one decoding step apart: EVENT_GAP_MS (0) sets the step. The stream mode then also reports events/s
-# and the proxy's CPU per event.
+# and the proxy's CPU per event. BACKENDS=events does the same with routing-bench.jar's event-server, one process with
+# one event-loop thread serving the four ports: events shaped as vLLM's, each in its own chunk and flush, EVENT_GAP_MS
+# apart, at a small fraction of the simulators' CPU, so the proxy rather than the backends is what saturates.
 #
 # Both JVM gateways are warmed up under load first (WARMUP, per mode), then the legs alternate for ROUNDS rounds (in
 # LEGS' order in odd rounds, in reverse in even ones),
@@ -53,7 +55,7 @@ read -r -a infergate2_java_opts <<<"${INFERGATE2_JAVA_OPTS-${INFERGATE_JAVA_OPTS
 BACKENDS=${BACKENDS:-canned}
 EVENT_GAP_MS=${EVENT_GAP_MS:-0}
 SIM_MAX_NUM_SEQS=${SIM_MAX_NUM_SEQS:-4096}
-case $BACKENDS in canned | sim) ;; *) echo "BACKENDS must be canned or sim, not $BACKENDS" >&2; exit 2 ;; esac
+case $BACKENDS in canned | sim | events) ;; *) echo "BACKENDS must be canned, sim or events, not $BACKENDS" >&2; exit 2 ;; esac
 WARMUP_CURVE=${WARMUP_CURVE:-0}
 CURVE_SECONDS=${CURVE_SECONDS:-60}
 BACKEND_PORTS=(19101 19102 19103 19104)
@@ -68,6 +70,7 @@ SIM_JAR=model-server-sim/target/model-server-sim.jar
 GATEWAY_JAR=${GATEWAY_JAR:-gateway-app/target/gateway-app.jar}
 INFERGATE2_JAR=${INFERGATE2_JAR:-$GATEWAY_JAR}
 SCG_JAR=bench/plain-gateway/target/plain-gateway.jar
+BENCH_JAR=bench/target/routing-bench.jar
 
 for tool in wrk nginx curl python3; do
 	command -v "$tool" >/dev/null || { echo "$tool is not installed (Debian packages wrk, nginx, curl, python3)" >&2; exit 1; }
@@ -165,7 +168,13 @@ http {
 	}
 }
 EOF
-if [ "$BACKENDS" = sim ]; then
+if [ "$BACKENDS" = events ]; then
+	[ -f "$BENCH_JAR" ] || ./mvnw -B -q -DskipTests package -pl bench -am
+	"$JAVA" -jar "$BENCH_JAR" event-server --ports "$(IFS=,; echo "${BACKEND_PORTS[*]}")" --gap-ms "$EVENT_GAP_MS" \
+		>"$work/event-server.log" 2>&1 &
+	sims+=($!)
+	for port in "${BACKEND_PORTS[@]}"; do wait_for "http://127.0.0.1:$port/health" 60; done
+elif [ "$BACKENDS" = sim ]; then
 	for port in "${BACKEND_PORTS[@]}"; do
 		"$JAVA" -jar "$SIM_JAR" --port "$port" "${sim_args[@]}" >"$work/sim-$port.log" 2>&1 &
 		sims+=($!)
@@ -227,7 +236,7 @@ port_of() {
 }
 pids_of() { # the proxy's processes, for its CPU time
 	case $1 in
-		direct) if [ "$BACKENDS" = sim ]; then echo "${sims[0]}"; return; fi
+		direct) if [ "$BACKENDS" != canned ]; then echo "${sims[0]}"; return; fi
 			pgrep -f "nginx: worker process" | while read -r p; do
 			[ "$(cat /proc/"$p"/status | awk '/^PPid/ {print $2}')" = "$(cat "$work/backends.pid")" ] && echo "$p"; done ;;
 		nginx) pgrep -f "nginx: worker process" | while read -r p; do
@@ -263,7 +272,9 @@ echo "machine: $(nproc) cores, $("$JAVA" -version 2>&1 | head -1), load average 
 if [ "$INFERGATE2_JAVA" != "$JAVA" ]; then
 	echo "infergate2 on: $("$INFERGATE2_JAVA" -version 2>&1 | head -1)"
 fi
-if [ "$BACKENDS" = sim ]; then
+if [ "$BACKENDS" = events ]; then
+	echo "backends: event-server on ${#BACKEND_PORTS[@]} ports, each SSE event its own chunk, $EVENT_GAP_MS ms apart; stream: $events SSE content events per response"
+elif [ "$BACKENDS" = sim ]; then
 	echo "backends: ${#BACKEND_PORTS[@]} simulators, each SSE event its own chunk, $EVENT_GAP_MS ms apart; stream: $events SSE content events per response"
 else
 	echo "backends: ${#BACKEND_PORTS[@]} nginx servers; stream: $events SSE content events per response"
