@@ -93,11 +93,12 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 		StreamIdleDeadline deadline = (streamIdleTimeout != null && eventStream)
 				? new StreamIdleDeadline(streamIdleTimeout, Schedulers.parallel()) : null;
 		DataBufferFactory factory = bufferFactory();
-		// one step per buffer, and as little as possible in it
-		Flux<DataBuffer> buffers = Flux.from(body).handle((chunk, sink) -> {
+		// One step per buffer, and as little as possible in it. Not handle(): with context propagation on, Reactor
+		// restores the request's thread-locals (its tracing scope) around every handle() call, for every event.
+		Flux<DataBuffer> buffers = Flux.from(body).mapNotNull((chunk) -> {
 			DataBuffer buffer = buffer(chunk);
 			if (buffer == null) {
-				return;
+				return null;
 			}
 			if (deadline != null) {
 				deadline.touch();
@@ -105,7 +106,7 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 			if (relayed != null && relayed.firstByteNanos() == 0) {
 				relayed.onBody(buffer);
 			}
-			sink.next((usage != null) ? usage.readEvents(buffer, factory) : buffer);
+			return (usage != null) ? usage.readEvents(buffer, factory) : buffer;
 		});
 		if (usage != null) {
 			buffers = buffers.concatWith(Mono.fromSupplier(usage::unfinishedEvent)
