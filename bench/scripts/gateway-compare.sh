@@ -11,7 +11,7 @@
 # HTTP chunk, one decoding step apart: EVENT_GAP_MS (0) sets the step. The stream mode then also reports events/s
 # and the proxy's CPU per event. BACKENDS=events does the same with routing-bench.jar's event-server, one process with
 # one event-loop thread serving the four ports: events shaped as vLLM's, each in its own chunk and flush, EVENT_GAP_MS
-# apart, at a small fraction of the simulators' CPU, so the proxy rather than the backends is what saturates.
+# apart, so that more of the machine is left to the proxies.
 #
 # Both JVM gateways are warmed up under load first (WARMUP, per mode), then the legs alternate for ROUNDS rounds (in
 # LEGS' order in odd rounds, in reverse in even ones),

@@ -10,7 +10,7 @@
 #     Tracking's "Other", where the JDK counts them; both JVM gateways run with -XX:NativeMemoryTracking=summary).
 # BACKENDS: "sim" (default) runs four simulators (--perf-profile zero, --beta0 GAP_MS); "events" runs
 # routing-bench.jar's event-server on the same four ports, one event-loop thread writing each event in its own chunk
-# GAP_MS apart, so that with thousands of streams the backends do not take the machine the proxy needs.
+# GAP_MS apart, so that with thousands of streams more of the machine is left to the proxy.
 # direct sends the streams to the four backends in turn, as the proxies spread them (no memory figures). When not
 # every stream has its first event within OPEN_TIMEOUT seconds (60), memory is taken then and divided by the streams
 # open. INFERGATE_ARGS are added to Infergate's command line (e.g. --infergate.flow-control.enabled=false: with
