@@ -2,18 +2,41 @@ package io.infergate.bench.streams;
 
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 
 /**
  * {@code stream-hold}: holds many streamed chat completions open at once against one URL and times every SSE event
@@ -22,6 +45,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * completed, the events, why streams failed, and the gaps between consecutive events of a stream (p50, p90, p99, p99.9, max) and the
  * time to first event (p50, p99), in milliseconds.
  * <p>
+ * The client is one Netty event-loop thread, one connection per stream, reading each event as it arrives: at tens of
+ * thousands of events per second a heavier client would be what delays them.
+ * <p>
  * {@code --url URL[,URL...] --streams N --max-tokens M [--model NAME] [--open-timeout SECONDS]}; with several URLs
  * the streams go to them in turn.
  */
@@ -29,50 +55,108 @@ public final class StreamHoldCommand {
 
 	public static final String NAME = "stream-hold";
 
+	private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
+
 	private final PrintStream out;
 
 	public StreamHoldCommand(PrintStream out) {
 		this.out = out;
 	}
 
-	/** One stream's event arrival times, in nanoseconds. */
-	private static final class Stream implements Flow.Subscriber<String> {
+	/** One stream: its connection's handler, and its event arrival times in nanoseconds. */
+	private static final class Stream extends SimpleChannelInboundHandler<HttpObject> {
 
 		final long[] arrivals;
 
-		final long sentAt;
+		final CompletableFuture<String> done = new CompletableFuture<>();
+
+		long sentAt;
 
 		int events;
 
 		private final CountDownLatch opened;
 
-		Stream(int maxEvents, CountDownLatch opened) {
+		private final FullHttpRequest request;
+
+		/** How much of {@code "data:"} the bytes read last end with, at the start of a line. */
+		private int matched;
+
+		private boolean lineStart = true;
+
+		Stream(int maxEvents, CountDownLatch opened, FullHttpRequest request) {
 			this.arrivals = new long[maxEvents];
-			this.sentAt = System.nanoTime();
 			this.opened = opened;
+			this.request = request;
 		}
 
 		@Override
-		public void onSubscribe(Flow.Subscription subscription) {
-			subscription.request(Long.MAX_VALUE);
+		public void channelActive(ChannelHandlerContext ctx) {
+			sentAt = System.nanoTime();
+			ctx.writeAndFlush(request);
 		}
 
 		@Override
-		public void onNext(String line) {
-			if (line.startsWith("data:") && events < arrivals.length) {
-				arrivals[events++] = System.nanoTime();
+		protected void channelRead0(ChannelHandlerContext ctx, HttpObject message) {
+			long now = System.nanoTime();
+			if (message instanceof HttpResponse response && response.status().code() != 200) {
+				fail(ctx, "HTTP " + response.status().code());
+				return;
+			}
+			if (message instanceof HttpContent content) {
+				read(content.content(), now);
+				if (message instanceof LastHttpContent) {
+					done.complete(null);
+					ctx.close();
+				}
+			}
+		}
+
+		/** Counts the lines that start with {@code data:}, even when one is split between two reads. */
+		private void read(ByteBuf bytes, long now) {
+			for (int i = bytes.readerIndex(); i < bytes.writerIndex(); i++) {
+				byte b = bytes.getByte(i);
+				if (lineStart || matched > 0) {
+					if (b == DATA[matched]) {
+						matched++;
+						lineStart = false;
+						if (matched == DATA.length) {
+							matched = 0;
+							event(now);
+						}
+						continue;
+					}
+					matched = 0;
+				}
+				lineStart = b == '\n';
+			}
+		}
+
+		private void event(long now) {
+			if (events < arrivals.length) {
+				arrivals[events++] = now;
 				if (events == 1) {
 					opened.countDown();
 				}
 			}
 		}
 
-		@Override
-		public void onError(Throwable throwable) {
+		private void fail(ChannelHandlerContext ctx, String reason) {
+			if (done.complete(reason) && events == 0) {
+				opened.countDown();
+			}
+			ctx.close();
 		}
 
 		@Override
-		public void onComplete() {
+		public void channelInactive(ChannelHandlerContext ctx) {
+			if (done.complete("connection closed") && events == 0) {
+				opened.countDown();
+			}
+		}
+
+		@Override
+		public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+			fail(ctx, cause.getClass().getSimpleName());
 		}
 	}
 
@@ -90,43 +174,61 @@ public final class StreamHoldCommand {
 		int maxTokens = Integer.parseInt(required(options, "max-tokens"));
 		String model = options.getOrDefault("model", "bench-model");
 		long openTimeout = Long.parseLong(options.getOrDefault("open-timeout", "120"));
-		String body = "{\"model\":\"" + model + "\",\"max_tokens\":" + maxTokens
-				+ ",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Count as far as you can.\"}]}";
-		HttpClient client = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(Duration.ofSeconds(30))
-			.build();
-		CountDownLatch opened = new CountDownLatch(streams);
-		Stream[] held = new Stream[streams];
-		CompletableFuture<?>[] done = new CompletableFuture<?>[streams];
-		AtomicInteger failed = new AtomicInteger();
-		Map<String, AtomicInteger> failures = new java.util.concurrent.ConcurrentHashMap<>();
-		for (int i = 0; i < streams; i++) {
-			Stream stream = new Stream(maxTokens + 4, opened);
-			held[i] = stream;
-			HttpRequest request = HttpRequest.newBuilder(urls[i % urls.length])
-				.header("Content-Type", "application/json")
-				.POST(HttpRequest.BodyPublishers.ofString(body))
-				.build();
-			done[i] = client.sendAsync(request, HttpResponse.BodyHandlers.fromLineSubscriber(stream))
-				.handle((response, ex) -> {
-					if (ex != null || response.statusCode() != 200) {
-						failed.incrementAndGet();
-						String reason = (ex != null) ? ex.getClass().getSimpleName() : "HTTP " + response.statusCode();
-						failures.computeIfAbsent(reason, (key) -> new AtomicInteger()).incrementAndGet();
-						opened.countDown();
-					}
-					return null;
-				});
+		byte[] body = ("{\"model\":\"" + model + "\",\"max_tokens\":" + maxTokens
+				+ ",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Count as far as you can.\"}]}")
+			.getBytes(StandardCharsets.UTF_8);
+		EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
+				Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+		try {
+			CountDownLatch opened = new CountDownLatch(streams);
+			Stream[] held = new Stream[streams];
+			for (int i = 0; i < streams; i++) {
+				URI url = urls[i % urls.length];
+				FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
+						url.getRawPath(), Unpooled.wrappedBuffer(body));
+				request.headers()
+					.set(HttpHeaderNames.HOST, url.getHost() + ":" + url.getPort())
+					.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+					.set(HttpHeaderNames.ACCEPT, "text/event-stream")
+					.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+				Stream stream = new Stream(maxTokens + 4, opened, request);
+				held[i] = stream;
+				new Bootstrap().group(group)
+					.channel(Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class)
+					.option(ChannelOption.TCP_NODELAY, true)
+					.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 30_000)
+					.handler(new ChannelInitializer<SocketChannel>() {
+						@Override
+						protected void initChannel(SocketChannel channel) {
+							channel.pipeline().addLast(new HttpClientCodec()).addLast(stream);
+						}
+					})
+					.connect(url.getHost(), url.getPort())
+					.addListener((ChannelFutureListener) (future) -> {
+						if (!future.isSuccess() && stream.done.complete(future.cause().getClass().getSimpleName())) {
+							opened.countDown();
+						}
+					});
+			}
+			if (opened.await(openTimeout, TimeUnit.SECONDS)) {
+				out.println("OPEN " + streams);
+			}
+			else {
+				out.println("NOT OPEN " + opened.getCount() + " of " + streams + " streams without a first event");
+			}
+			out.flush();
+			CompletableFuture.allOf(Arrays.stream(held).map((stream) -> stream.done).toArray(CompletableFuture[]::new))
+				.get(30, TimeUnit.MINUTES);
+			return report(held, streams, maxTokens);
 		}
-		if (opened.await(openTimeout, TimeUnit.SECONDS)) {
-			out.println("OPEN " + streams);
+		finally {
+			group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
 		}
-		else {
-			out.println("NOT OPEN " + opened.getCount() + " of " + streams + " streams without a first event");
-		}
-		out.flush();
-		CompletableFuture.allOf(done).get(30, TimeUnit.MINUTES);
+	}
+
+	private int report(Stream[] held, int streams, int maxTokens) {
+		Map<String, Integer> failures = new TreeMap<>();
+		int failed = 0;
 		long[] gaps = new long[streams * (maxTokens + 4)];
 		long[] firsts = new long[streams];
 		int gapCount = 0;
@@ -134,6 +236,11 @@ public final class StreamHoldCommand {
 		long events = 0;
 		int complete = 0;
 		for (Stream stream : held) {
+			String failure = stream.done.getNow(null);
+			if (failure != null) {
+				failed++;
+				failures.merge(failure, 1, Integer::sum);
+			}
 			events += stream.events;
 			if (stream.events > 0) {
 				firsts[firstCount++] = stream.arrivals[0] - stream.sentAt;
@@ -147,7 +254,7 @@ public final class StreamHoldCommand {
 		}
 		Arrays.sort(gaps, 0, gapCount);
 		Arrays.sort(firsts, 0, firstCount);
-		out.printf("streams %d complete %d failed %d events %d%n", streams, complete, failed.get(), events);
+		out.printf("streams %d complete %d failed %d events %d%n", streams, complete, failed, events);
 		out.printf("gap_ms p50 %.2f p90 %.2f p99 %.2f p99.9 %.2f max %.2f%n", millis(gaps, gapCount, 0.50),
 				millis(gaps, gapCount, 0.90), millis(gaps, gapCount, 0.99), millis(gaps, gapCount, 0.999),
 				millis(gaps, gapCount, 1.0));
@@ -157,7 +264,7 @@ public final class StreamHoldCommand {
 			out.println("failures " + failures);
 		}
 		out.flush();
-		return (failed.get() == 0) ? 0 : 1;
+		return (failed == 0) ? 0 : 1;
 	}
 
 	private static double millis(long[] sorted, int count, double quantile) {
