@@ -3,14 +3,19 @@ package io.infergate.gateway.route;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import io.netty.channel.Channel;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
 import reactor.core.Fuseable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
+import reactor.netty.Connection;
+import reactor.util.context.Context;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
@@ -34,9 +39,8 @@ import io.infergate.routing.openai.ResponseUsage;
  * <p>
  * A stream arrives as Spring Cloud Gateway hands it over, one single-buffer publisher per model-server chunk, for a
  * write that flushes each one on its own. It leaves as one flat sequence of buffers instead, which Reactor Netty
- * writes as they come and flushes once it has written every buffer that has arrived: each event still leaves as soon
- * as it arrives, but the events of one network read share one flush, and no publisher, subscription or group boundary
- * is made per event.
+ * writes as they come, each flushed as soon as it is written ({@link FlushEach}): no publisher, subscription or group
+ * boundary is made per event.
  */
 final class InferenceResponse extends ServerHttpResponseDecorator {
 
@@ -121,8 +125,89 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 						"no event for " + streamIdleTimeout.toMillis() + " ms")) : Flux.empty()));
 		}
 		buffers = buffers.onErrorResume((ex) -> eventStream ? Mono.fromSupplier(() -> errorEvent(ex)) : Flux.error(ex));
+		Channel channel = channel(getDelegate());
+		if (channel != null) {
+			Flux<DataBuffer> unflushed = buffers;
+			buffers = new Flux<DataBuffer>() {
+				@Override
+				public void subscribe(CoreSubscriber<? super DataBuffer> writer) {
+					unflushed.subscribe(new FlushEach(writer, channel));
+				}
+			};
+		}
 		return getDelegate().writeWith(buffers)
 			.contextWrite((context) -> Operators.enableOnDiscard(context, InferenceResponse::releaseDiscarded));
+	}
+
+	/** The connection to the client, or {@code null} when the response is not Reactor Netty's. */
+	private static Channel channel(ServerHttpResponse response) {
+		try {
+			Object nativeResponse = ServerHttpResponseDecorator.getNativeResponse(response);
+			return (nativeResponse instanceof Connection connection) ? connection.channel() : null;
+		}
+		catch (IllegalArgumentException | IllegalStateException ex) {
+			// no native response below it (a test's mock)
+			return null;
+		}
+	}
+
+	/**
+	 * Flushes the client's connection once each buffer has been handed to the writer. Reactor Netty writes a buffer
+	 * as it receives it, on the connection's event loop, but leaves the flush for a task that runs only after the event
+	 * loop has read every other connection that was ready: with a thousand streams that held events for milliseconds.
+	 * Off the event loop the writer flushes as before.
+	 */
+	private static final class FlushEach implements CoreSubscriber<DataBuffer>, Subscription {
+
+		private final CoreSubscriber<? super DataBuffer> writer;
+
+		private final Channel channel;
+
+		private Subscription upstream;
+
+		FlushEach(CoreSubscriber<? super DataBuffer> writer, Channel channel) {
+			this.writer = writer;
+			this.channel = channel;
+		}
+
+		@Override
+		public Context currentContext() {
+			return writer.currentContext();
+		}
+
+		@Override
+		public void onSubscribe(Subscription subscription) {
+			upstream = subscription;
+			writer.onSubscribe(this);
+		}
+
+		@Override
+		public void onNext(DataBuffer buffer) {
+			writer.onNext(buffer);
+			if (channel.eventLoop().inEventLoop()) {
+				channel.flush();
+			}
+		}
+
+		@Override
+		public void onError(Throwable ex) {
+			writer.onError(ex);
+		}
+
+		@Override
+		public void onComplete() {
+			writer.onComplete();
+		}
+
+		@Override
+		public void request(long n) {
+			upstream.request(n);
+		}
+
+		@Override
+		public void cancel() {
+			upstream.cancel();
+		}
 	}
 
 	/**
