@@ -80,13 +80,22 @@ class InferenceResponseTests {
 		return response;
 	}
 
-	@Test
-	void aStreamIsWrittenFlatInOrderWithItsFirstByteTimedAndItsUsageRead() {
-		List<String> written = new CopyOnWriteArrayList<>();
-		MockServerHttpResponse client = eventStream((body) -> body.doOnNext((buffer) -> {
+	private static Dispatch dispatch() {
+		return new Dispatch(new InferenceRequest("m", "p", "m", null, "hi", 1, 16, true, null, 0));
+	}
+
+	/** An event stream's response whose socket takes everything, into {@code written}. */
+	private static MockServerHttpResponse writingTo(List<String> written) {
+		return eventStream((body) -> body.doOnNext((buffer) -> {
 			written.add(buffer.toString(StandardCharsets.UTF_8));
 			DataBufferUtils.release(buffer);
 		}).then());
+	}
+
+	@Test
+	void aStreamIsWrittenFlatInOrderWithItsFirstByteTimedAndItsUsageRead() {
+		List<String> written = new CopyOnWriteArrayList<>();
+		MockServerHttpResponse client = writingTo(written);
 		RelayedResponse relayed = new RelayedResponse(System.nanoTime());
 		ResponseUsage usage = new ResponseUsage(true);
 		Flux<Publisher<DataBuffer>> stream = Flux.just(
@@ -108,15 +117,12 @@ class InferenceResponseTests {
 	@Test
 	void anUpstreamThatFailsMidStreamEndsTheStreamWithAnErrorEvent() {
 		List<String> written = new CopyOnWriteArrayList<>();
-		MockServerHttpResponse client = eventStream((body) -> body.doOnNext((buffer) -> {
-			written.add(buffer.toString(StandardCharsets.UTF_8));
-			DataBufferUtils.release(buffer);
-		}).then());
+		MockServerHttpResponse client = writingTo(written);
 		RelayedResponse relayed = new RelayedResponse(System.nanoTime());
 		Flux<Publisher<DataBuffer>> failing = Flux.<Publisher<DataBuffer>>just(Flux.just(event("data: {\"n\":0}\n\n")))
 			.concatWith(Flux.error(new IllegalStateException("connection reset")));
 
-		new InferenceResponse(client, new Dispatch(new InferenceRequest("m", "p", "m", null, "hi", 1, 16, true, null, 0)), relayed, null, null)
+		new InferenceResponse(client, dispatch(), relayed, null, null)
 			.writeAndFlushWith(failing)
 			.block();
 
@@ -199,13 +205,9 @@ class InferenceResponseTests {
 	@Test
 	void aChunkOfAnyOtherShapeEndsAnEventStreamWithAnErrorEventNotABrokenConnection() {
 		List<String> written = new CopyOnWriteArrayList<>();
-		MockServerHttpResponse client = eventStream((body) -> body.doOnNext((buffer) -> {
-			written.add(buffer.toString(StandardCharsets.UTF_8));
-			DataBufferUtils.release(buffer);
-		}).then());
+		MockServerHttpResponse client = writingTo(written);
 
-		new InferenceResponse(client, new Dispatch(new InferenceRequest("m", "p", "m", null, "hi", 1, 16, true, null, 0)),
-				null, null, null)
+		new InferenceResponse(client, dispatch(), null, null, null)
 			.writeAndFlushWith(Flux.just(Flux.just(event("data: {\"n\":0}\n\n")).hide()))
 			.block();
 
