@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -81,9 +80,9 @@ public final class EventServerCommand {
 
 	/** Runs until the process is stopped. */
 	public int run(String[] args) throws Exception {
-		Map<String, String> options = options(args);
+		Map<String, String> options = StreamHoldCommand.options(args);
 		List<Integer> ports = new ArrayList<>();
-		for (String port : required(options, "ports").split(",")) {
+		for (String port : StreamHoldCommand.required(options, "ports").split(",")) {
 			ports.add(Integer.valueOf(port.trim()));
 		}
 		double gapMillis = Double.parseDouble(options.getOrDefault("gap-ms", "0"));
@@ -314,25 +313,6 @@ public final class EventServerCommand {
 				write(ctx, keepAlive, LastHttpContent.EMPTY_LAST_CONTENT);
 			}
 		}
-	}
-
-	private static Map<String, String> options(String[] args) {
-		Map<String, String> options = new LinkedHashMap<>();
-		for (int i = 0; i < args.length; i += 2) {
-			if (!args[i].startsWith("--") || i + 1 >= args.length) {
-				throw new IllegalArgumentException("expected --option value, was " + args[i]);
-			}
-			options.put(args[i].substring(2), args[i + 1]);
-		}
-		return options;
-	}
-
-	private static String required(Map<String, String> options, String name) {
-		String value = options.get(name);
-		if (value == null) {
-			throw new IllegalArgumentException("--" + name + " is required");
-		}
-		return value;
 	}
 
 	private static byte[] bytes(String text) {

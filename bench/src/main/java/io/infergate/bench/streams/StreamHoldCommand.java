@@ -161,13 +161,7 @@ public final class StreamHoldCommand {
 	}
 
 	public int run(String[] args) throws Exception {
-		Map<String, String> options = new LinkedHashMap<>();
-		for (int i = 0; i + 1 < args.length; i += 2) {
-			if (!args[i].startsWith("--")) {
-				throw new IllegalArgumentException("expected an option, was " + args[i]);
-			}
-			options.put(args[i].substring(2), args[i + 1]);
-		}
+		Map<String, String> options = options(args);
 		// several URLs: the streams go to them in turn
 		URI[] urls = Arrays.stream(required(options, "url").split(",")).map(URI::create).toArray(URI[]::new);
 		int streams = Integer.parseInt(required(options, "streams"));
@@ -275,7 +269,19 @@ public final class StreamHoldCommand {
 		return sorted[index] / 1e6;
 	}
 
-	private static String required(Map<String, String> options, String name) {
+	/** {@code --name value} pairs, in order; shared with the other stream commands. */
+	static Map<String, String> options(String[] args) {
+		Map<String, String> options = new LinkedHashMap<>();
+		for (int i = 0; i < args.length; i += 2) {
+			if (!args[i].startsWith("--") || i + 1 >= args.length) {
+				throw new IllegalArgumentException("expected --option value, was " + args[i]);
+			}
+			options.put(args[i].substring(2), args[i + 1]);
+		}
+		return options;
+	}
+
+	static String required(Map<String, String> options, String name) {
 		String value = options.get(name);
 		if (value == null) {
 			throw new IllegalArgumentException("--" + name + " is required");

@@ -86,7 +86,7 @@ final class InferenceResponse extends ServerHttpResponseDecorator {
 	}
 
 	/**
-	 * Writes a stream as one flat sequence of buffers ({@link #writeWith}), taking each chunk's buffer as it passes, so
+	 * Writes a stream as one flat sequence of buffers (the delegate's {@code writeWith}), taking each chunk's buffer as it passes, so
 	 * that nothing here holds a chunk: a buffer the write drops unread when the client goes away is released by the
 	 * write's discard hook, {@link #releaseDiscarded}, and the chunks not yet read stay with the connection, which
 	 * releases them when it is cancelled.
