@@ -11,9 +11,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
+import io.infergate.sim.engine.ChatPrompt;
 import io.infergate.sim.engine.KvEventSink;
 import io.infergate.sim.engine.MetricsSnapshot;
-import io.infergate.sim.engine.Tokenizer;
+import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
 import io.infergate.sim.http.EmbeddingsHandler;
@@ -43,7 +44,8 @@ import io.infergate.sim.metrics.PrometheusExposition;
  * HTTP requests are served by at most {@value #MAX_HTTP_THREADS} threads, created on demand and retired after
  * {@value #HTTP_THREAD_KEEP_ALIVE_SECONDS} s idle; each open stream holds one. With
  * {@link SimulatorConfig#kvEventsEnabled()} the engine's KV-cache events are published on ZeroMQ as vLLM publishes
- * them ({@link KvEventPublisher}). {@link #close()} stops the engine, the threads and the listening sockets.
+ * them ({@link KvEventPublisher}). Every request is tokenized by {@link SimulatorConfig#promptEncoder()}: the
+ * stand-in, or a model's own tokenizer. {@link #close()} stops the engine, the threads and the listening sockets.
  */
 public final class SimulatedModelServer implements AutoCloseable {
 
@@ -108,18 +110,19 @@ public final class SimulatedModelServer implements AutoCloseable {
 			throw new UncheckedIOException("cannot listen on " + this.config.host() + ":" + this.config.port(), ex);
 		}
 		String model = this.config.modelName();
-		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, this.faults,
-				this.traceHeaders));
-		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, this.faults,
-				this.traceHeaders));
-		server.createContext("/v1/responses", new ResponsesHandler(model, this.engine, this.faults));
-		server.createContext("/v1/embeddings", new EmbeddingsHandler(model, this.engine, this.faults));
-		server.createContext("/v1/rerank", new ScoringHandler(true, model, this.engine, this.faults));
-		server.createContext("/v1/score", new ScoringHandler(false, model, this.engine, this.faults));
+		PromptEncoder encoder = this.config.promptEncoder();
+		server.createContext("/v1/chat/completions", new GenerationHandler(true, model, this.engine, encoder,
+				this.faults, this.traceHeaders));
+		server.createContext("/v1/completions", new GenerationHandler(false, model, this.engine, encoder,
+				this.faults, this.traceHeaders));
+		server.createContext("/v1/responses", new ResponsesHandler(model, this.engine, encoder, this.faults));
+		server.createContext("/v1/embeddings", new EmbeddingsHandler(model, this.engine, encoder, this.faults));
+		server.createContext("/v1/rerank", new ScoringHandler(true, model, this.engine, encoder, this.faults));
+		server.createContext("/v1/score", new ScoringHandler(false, model, this.engine, encoder, this.faults));
 		List<String> adapters = this.config.engine().loraModules();
 		int maxModelLen = this.config.engine().maxModelLen();
-		server.createContext("/tokenize", new TokenizerHandler(true, model, adapters, maxModelLen));
-		server.createContext("/detokenize", new TokenizerHandler(false, model, adapters, maxModelLen));
+		server.createContext("/tokenize", new TokenizerHandler(true, model, adapters, maxModelLen, encoder));
+		server.createContext("/detokenize", new TokenizerHandler(false, model, adapters, maxModelLen, encoder));
 		server.createContext("/v1/models", new ModelsHandler(model, adapters, maxModelLen));
 		MetricsHandler metrics = new MetricsHandler(this.config.engineFlavor(), model, this.engine, this.faults);
 		server.createContext("/metrics", metrics);
@@ -236,12 +239,18 @@ public final class SimulatedModelServer implements AutoCloseable {
 		return this.engine.cachedPrefixTokens(promptTokens, adapter);
 	}
 
-	/**
-	 * The same for a prompt text. For a chat request pass {@code ChatTemplate.render(messages)}, the text the
-	 * server tokenizes.
-	 */
+	/** The same for a completions prompt, tokenized as the server tokenizes one. */
 	public int cachedPrefixTokens(String prompt, String adapter) {
-		return cachedPrefixTokens(Tokenizer.encode(prompt), adapter);
+		return cachedPrefixTokens(this.config.promptEncoder().encodePrompt(prompt), adapter);
+	}
+
+	/**
+	 * The same for a chat request's messages, rendered and tokenized as the server does
+	 * ({@code ChatPrompt.of(messages)}).
+	 * @throws io.infergate.tokenizers.TokenizerException when the model's chat template cannot render them
+	 */
+	public int cachedPrefixTokens(ChatPrompt chat, String adapter) {
+		return cachedPrefixTokens(this.config.promptEncoder().encodeChat(chat), adapter);
 	}
 
 	/** Stops serving: releases stalled scrapes, closes the socket, ends the engine and HTTP threads. */

@@ -1,5 +1,7 @@
 package io.infergate.sim;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,8 +11,10 @@ import io.infergate.kvevents.KvEventFrames;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
 import io.infergate.sim.engine.PriorityConvention;
+import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.engine.SchedulingPolicy;
 import io.infergate.sim.metrics.EngineFlavor;
+import io.infergate.tokenizers.TokenizerException;
 
 /**
  * Parses the simulator's command line ({@code --flag value} or {@code --flag=value}) into a {@link SimulatorConfig}.
@@ -52,13 +56,18 @@ final class SimulatorCommandLine {
 			  --kv-events-replay-port N      serve replay of missed event batches on this port (default: off)
 			  --kv-events-topic T            topic frame of every event message (default empty)
 			  --kv-events-buffer N           batches kept for replay (default 10000)
+			  --tokenizer PATH               tokenize with a model's tokenizer.json (or the directory
+			                                 holding it) and the chat template beside it, as vLLM does
+			                                 (default: the stand-in, a token per 4 characters)
+			  --chat-template FILE           Jinja chat template to use instead of the tokenizer's
 			  --help                         print this help
 			""".formatted(PerfProfile.names());
 
 	private static final List<String> FLAGS = List.of("model", "port", "host", "engine", "max-num-seqs", "kv-blocks",
 			"block-size", "max-num-batched-tokens", "max-model-len", "scheduling-policy", "priority-convention",
 			"perf-profile", "beta0", "beta1", "beta2", "lora-modules", "max-loras", "lora-load-delay-ms", "time-scale",
-			"kv-events-port", "kv-events-replay-port", "kv-events-topic", "kv-events-buffer");
+			"kv-events-port", "kv-events-replay-port", "kv-events-topic", "kv-events-buffer", "tokenizer",
+			"chat-template");
 
 	static final int DEFAULT_PORT = 8000;
 
@@ -127,7 +136,48 @@ final class SimulatorCommandLine {
 			.kvEventsReplayPort(integer(values, "kv-events-replay-port", SimulatorConfig.OFF))
 			.kvEventsTopic(values.getOrDefault("kv-events-topic", ""))
 			.kvEventsBufferBatches(integer(values, "kv-events-buffer", KvEventFrames.DEFAULT_REPLAY_BUFFER))
+			.promptEncoder(promptEncoder(values.get("tokenizer"), values.get("chat-template")))
 			.build();
+	}
+
+	/** The stand-in, or the model's tokenizer, loaded now so that a bad file stops the start. */
+	private static PromptEncoder promptEncoder(String tokenizer, String chatTemplate) {
+		if (tokenizer == null) {
+			if (chatTemplate != null) {
+				throw new IllegalArgumentException("--chat-template needs --tokenizer");
+			}
+			return PromptEncoder.standIn();
+		}
+		Path tokenizerPath = path("tokenizer", tokenizer);
+		Path templatePath = (chatTemplate != null) ? path("chat-template", chatTemplate) : null;
+		try {
+			return PromptEncoder.load(tokenizerPath, templatePath);
+		}
+		catch (TokenizerException ex) {
+			boolean template = templatePath != null
+					&& String.valueOf(ex.getMessage()).contains(templatePath.toString());
+			throw new IllegalArgumentException((template ? "--chat-template: " : "--tokenizer: ")
+					+ firstLine(ex.getMessage()));
+		}
+		catch (LinkageError ex) {
+			throw new IllegalArgumentException(
+					"--tokenizer: cannot load the tokenizers library: " + firstLine(ex.toString()));
+		}
+	}
+
+	private static Path path(String flag, String value) {
+		try {
+			return Path.of(value);
+		}
+		catch (InvalidPathException ex) {
+			throw new IllegalArgumentException("--" + flag + " is not a path: '" + value + "'");
+		}
+	}
+
+	private static String firstLine(String message) {
+		String text = String.valueOf(message);
+		int newline = text.indexOf('\n');
+		return (newline < 0) ? text : text.substring(0, newline);
 	}
 
 	private static int integer(Map<String, String> values, String flag, int defaultValue) {

@@ -4,12 +4,14 @@ import java.util.Objects;
 
 import io.infergate.kvevents.KvEventFrames;
 import io.infergate.sim.engine.EngineConfig;
+import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.metrics.EngineFlavor;
 
 /**
  * How to run one simulated model server: the served model name, the engine whose metric names to expose, where to
- * listen, how fast to run, the engine parameters, and whether to publish vLLM's KV-cache events. Defaults: vLLM
- * names, loopback, port 0 (any free port), time scale 1 (real time), no KV events.
+ * listen, how fast to run, the engine parameters, whether to publish vLLM's KV-cache events, and how to tokenize.
+ * Defaults: vLLM names, loopback, port 0 (any free port), time scale 1 (real time), no KV events, the stand-in
+ * tokenizer.
  */
 public final class SimulatorConfig {
 
@@ -37,6 +39,8 @@ public final class SimulatorConfig {
 	private final String kvEventsTopic;
 
 	private final int kvEventsBufferBatches;
+
+	private final PromptEncoder promptEncoder;
 
 	private SimulatorConfig(Builder builder) {
 		this.modelName = Objects.requireNonNull(builder.modelName, "model name is required");
@@ -67,6 +71,7 @@ public final class SimulatorConfig {
 			throw new IllegalArgumentException("kv-events-buffer must be at least 1, was " + builder.kvEventsBufferBatches);
 		}
 		this.kvEventsBufferBatches = builder.kvEventsBufferBatches;
+		this.promptEncoder = Objects.requireNonNull(builder.promptEncoder, "promptEncoder");
 	}
 
 	private static int port(String name, int port) {
@@ -128,6 +133,11 @@ public final class SimulatorConfig {
 		return this.kvEventsBufferBatches;
 	}
 
+	/** How requests are tokenized: the stand-in, or a model's tokenizer ({@code --tokenizer}). */
+	public PromptEncoder promptEncoder() {
+		return this.promptEncoder;
+	}
+
 	public static final class Builder {
 
 		private final String modelName;
@@ -149,6 +159,8 @@ public final class SimulatorConfig {
 		private String kvEventsTopic = "";
 
 		private int kvEventsBufferBatches = KvEventFrames.DEFAULT_REPLAY_BUFFER;
+
+		private PromptEncoder promptEncoder = PromptEncoder.standIn();
 
 		private Builder(String modelName) {
 			this.modelName = modelName;
@@ -202,6 +214,15 @@ public final class SimulatorConfig {
 		/** Batches kept for replay; 10,000 by default, as in vLLM. */
 		public Builder kvEventsBufferBatches(int batches) {
 			this.kvEventsBufferBatches = batches;
+			return this;
+		}
+
+		/**
+		 * Tokenizes requests with this encoder, e.g. {@code PromptEncoder.load(tokenizerDir, null)}; the stand-in by
+		 * default. One encoder can serve several servers.
+		 */
+		public Builder promptEncoder(PromptEncoder promptEncoder) {
+			this.promptEncoder = promptEncoder;
 			return this;
 		}
 

@@ -3,8 +3,8 @@ package io.infergate.sim;
 import java.io.UncheckedIOException;
 
 /**
- * Runs one simulated model server from the command line; see {@code --help}. Exits 2 on a bad command line, 1 if
- * the port cannot be bound.
+ * Runs one simulated model server from the command line; see {@code --help}. Exits 2 on a bad command line
+ * (including a tokenizer file that cannot be loaded), 1 if the port cannot be bound.
  */
 public final class SimulatorMain {
 
@@ -12,6 +12,11 @@ public final class SimulatorMain {
 	}
 
 	public static void main(String[] args) {
+		// The jar has no logging backend: keep SLF4J (used by the tokenizers' native bindings) from printing its
+		// "no providers" warning, so that a start that fails says so in one line.
+		if (System.getProperty("slf4j.internal.verbosity") == null) {
+			System.setProperty("slf4j.internal.verbosity", "ERROR");
+		}
 		if (SimulatorCommandLine.wantsHelp(args)) {
 			System.out.print(SimulatorCommandLine.USAGE);
 			return;
@@ -41,6 +46,8 @@ public final class SimulatorMain {
 				+ (config.kvEventsEnabled() ? ", KV events on tcp://" + config.host() + ":" + server.kvEventsPort()
 						+ ((server.kvEventsReplayPort() != SimulatorConfig.OFF)
 								? " (replay on port " + server.kvEventsReplayPort() + ")" : "")
-						: ""));
+						: "")
+				+ ((config.promptEncoder().tokenizerFile() != null)
+						? ", tokenizer " + config.promptEncoder().tokenizerFile() : ""));
 	}
 }

@@ -2,12 +2,14 @@ package io.infergate.sim;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
 import io.infergate.sim.engine.PriorityConvention;
+import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.engine.SchedulingPolicy;
 import io.infergate.sim.metrics.EngineFlavor;
 import org.junit.jupiter.api.Test;
@@ -114,6 +116,50 @@ class SimulatorCommandLineTests {
 	}
 
 	@Test
+	void theStandInTokenizesUnlessATokenizerIsGiven() {
+		SimulatorConfig standIn = SimulatorCommandLine.parse(new String[] { "--model", "m" });
+		SimulatorConfig directory = SimulatorCommandLine.parse(
+				new String[] { "--model", "m", "--tokenizer", TestTokenizers.qwen3().toString() });
+		SimulatorConfig file = SimulatorCommandLine.parse(
+				new String[] { "--model", "m", "--tokenizer=" + TestTokenizers.llama31().resolve("tokenizer.json") });
+
+		assertThat(standIn.promptEncoder()).isSameAs(PromptEncoder.standIn());
+		assertThat(directory.promptEncoder().tokenizerFile()).isEqualTo(TestTokenizers.qwen3().resolve("tokenizer.json"));
+		assertThat(directory.promptEncoder().encodePrompt("Hello world")).containsExactly(9707, 1879);
+		assertThat(file.promptEncoder().encodePrompt("Hello world")).containsExactly(128000, 9906, 1917);
+	}
+
+	@Test
+	void aTokenizerThatCannotBeLoadedIsRefusedWithAMessageNamingThePath() {
+		Path missing = Path.of("no", "such", "tokenizer-dir").toAbsolutePath();
+		Path missingTemplate = Path.of("no", "such", "template.jinja").toAbsolutePath();
+		String qwen3 = TestTokenizers.qwen3().toString();
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--model", "m", "--tokenizer", missing.toString() }))
+			.withMessage("--tokenizer: no tokenizer file at " + missing);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--model", "m", "--tokenizer", qwen3,
+					"--chat-template", missingTemplate.toString() }))
+			.withMessageStartingWith("--chat-template: cannot read chat template " + missingTemplate);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SimulatorCommandLine.parse(new String[] { "--model", "m", "--chat-template", "t.jinja" }))
+			.withMessage("--chat-template needs --tokenizer");
+	}
+
+	@Test
+	void aBadTokenizerPrintsOneLineNamingThePathAndExitsWithStatusTwo() throws Exception {
+		Path missing = Path.of("no", "such", "tokenizer.json").toAbsolutePath();
+		Process process = runMain("--model", "m", "--tokenizer", missing.toString());
+
+		String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+		assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(process.exitValue()).isEqualTo(2);
+		assertThat(stderr.strip()).isEqualTo("model-server-sim: --tokenizer: no tokenizer file at " + missing
+				+ " (see --help)");
+	}
+
+	@Test
 	void aBadFlagPrintsOneLineAndExitsWithStatusTwo() throws Exception {
 		Process process = runMain("--model", "m", "--bogus", "1");
 
@@ -131,7 +177,8 @@ class SimulatorCommandLineTests {
 		assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(process.exitValue()).isZero();
 		assertThat(stdout).startsWith("Usage: java -jar model-server-sim.jar --model NAME")
-			.contains("--time-scale X", "--scheduling-policy P", "--priority-convention C");
+			.contains("--time-scale X", "--scheduling-policy P", "--priority-convention C", "--tokenizer PATH",
+					"--chat-template FILE");
 	}
 
 	private static Process runMain(String... args) throws Exception {

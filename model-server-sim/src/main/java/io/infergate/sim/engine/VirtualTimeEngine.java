@@ -19,6 +19,8 @@ public final class VirtualTimeEngine {
 
 	private final double epochStartSeconds;
 
+	private final PromptEncoder promptEncoder;
+
 	private long nowMicros;
 
 	private long stepEndMicros = -1;
@@ -44,8 +46,18 @@ public final class VirtualTimeEngine {
 	 */
 	public VirtualTimeEngine(EngineConfig config, EngineEventListener listener, double epochStartSeconds,
 			KvEventSink kvEventSink) {
+		this(config, listener, epochStartSeconds, kvEventSink, PromptEncoder.standIn());
+	}
+
+	/**
+	 * @param promptEncoder tokenizes the prompt texts given to {@link #cachedPrefixTokens(String, String)}; the
+	 * stand-in by default
+	 */
+	public VirtualTimeEngine(EngineConfig config, EngineEventListener listener, double epochStartSeconds,
+			KvEventSink kvEventSink, PromptEncoder promptEncoder) {
 		this.core = new EngineCore(config, listener, kvEventSink, (micros) -> epochStartSeconds + micros / 1e6);
 		this.epochStartSeconds = epochStartSeconds;
+		this.promptEncoder = promptEncoder;
 	}
 
 	public EngineConfig config() {
@@ -159,9 +171,9 @@ public final class VirtualTimeEngine {
 		return this.core.cachedPrefixTokens(promptTokens, adapter);
 	}
 
-	/** The same for a prompt text, tokenized with {@link Tokenizer}. */
+	/** The same for a prompt text, tokenized by the engine's {@link PromptEncoder} as a completions prompt. */
 	public int cachedPrefixTokens(String prompt, String adapter) {
-		return this.core.cachedPrefixTokens(Tokenizer.encode(prompt), adapter);
+		return this.core.cachedPrefixTokens(this.promptEncoder.encodePrompt(prompt), adapter);
 	}
 
 	/**

@@ -10,8 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.infergate.sim.engine.ChatTemplate;
-import io.infergate.sim.engine.Tokenizer;
+import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
 import tools.jackson.databind.JsonNode;
@@ -20,11 +19,12 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code POST /v1/embeddings} in OpenAI's format. {@code input} is a string, an array of strings, an array of token
- * ids or an array of such arrays (vLLM also takes chat {@code messages}); each input is one forward pass on the
- * engine ({@link ForwardPasses}). Its embedding is a deterministic unit vector of {@value #DIMENSIONS} dimensions
- * derived from its tokens (or the first {@code dimensions} of them), as floats or, with
- * {@code "encoding_format":"base64"}, as base64 of little-endian float32s. An input longer than
- * {@code --max-model-len} is refused with vLLM's 400.
+ * ids or an array of such arrays (vLLM also takes chat {@code messages}), texts tokenized by the server's
+ * {@link PromptEncoder} as prompts (chat messages without the generation prompt unless
+ * {@code add_generation_prompt}, as vLLM); each input is one forward pass on the engine ({@link ForwardPasses}).
+ * Its embedding is a deterministic unit vector of {@value #DIMENSIONS} dimensions derived from its tokens (or the
+ * first {@code dimensions} of them), as floats or, with {@code "encoding_format":"base64"}, as base64 of
+ * little-endian float32s. An input longer than {@code --max-model-len} is refused with vLLM's 400.
  */
 public final class EmbeddingsHandler implements HttpHandler {
 
@@ -36,10 +36,13 @@ public final class EmbeddingsHandler implements HttpHandler {
 
 	private final FaultInjector faults;
 
-	public EmbeddingsHandler(String baseModel, WallClockEngine engine, FaultInjector faults) {
+	private final RequestEncoder encoder;
+
+	public EmbeddingsHandler(String baseModel, WallClockEngine engine, PromptEncoder encoder, FaultInjector faults) {
 		this.models = new ServedModel(baseModel, engine.config().loraModules());
 		this.engine = engine;
 		this.faults = faults;
+		this.encoder = new RequestEncoder(encoder);
 	}
 
 	@Override
@@ -67,17 +70,17 @@ public final class EmbeddingsHandler implements HttpHandler {
 		}
 	}
 
-	private static List<int[]> inputs(JsonNode root) throws OpenAiError {
+	private List<int[]> inputs(JsonNode root) throws OpenAiError {
 		JsonNode messages = root.get("messages");
 		JsonNode input = root.get("input");
 		if (messages != null && !messages.isNull()) {
-			return List.of(Tokenizer.encode(ChatTemplate.render(ChatMessages.read(messages, "messages"))));
+			return List.of(this.encoder.chat(RequestChatPrompt.read(root, "messages", false)));
 		}
 		if (input == null || input.isNull()) {
 			throw OpenAiError.badRequest("'input' is required.", "input");
 		}
 		if (input.isString()) {
-			return List.of(Tokenizer.encode(input.stringValue()));
+			return List.of(this.encoder.prompt(input.stringValue()));
 		}
 		if (!input.isArray() || input.isEmpty()) {
 			throw OpenAiError.badRequest("'input' must be a string or a non-empty array.", "input");
@@ -88,7 +91,7 @@ public final class EmbeddingsHandler implements HttpHandler {
 		List<int[]> inputs = new ArrayList<>(input.size());
 		for (JsonNode item : input.values()) {
 			if (item.isString()) {
-				inputs.add(Tokenizer.encode(item.stringValue()));
+				inputs.add(this.encoder.prompt(item.stringValue()));
 			}
 			else if (item.isArray()) {
 				inputs.add(tokenIds(item));

@@ -8,21 +8,20 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.infergate.sim.engine.ChatTemplate;
 import io.infergate.sim.engine.EngineEventListener;
 import io.infergate.sim.engine.EngineRequest;
-import io.infergate.sim.engine.Tokenizer;
+import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
 import tools.jackson.databind.JsonNode;
 
 /**
  * {@code POST /v1/chat/completions} and {@code POST /v1/completions} in OpenAI's format. The prompt is rendered
- * (chat template) and tokenized, the request runs on the engine, and the reply is deterministic filler text of
- * exactly {@code max_completion_tokens} / {@code max_tokens} tokens (default 16), finishing with {@code length}.
- * vLLM's integer {@code priority} (default 0) goes to the engine, which orders by it under the priority scheduling
- * policy and otherwise refuses any but 0. Streaming replies are server-sent events, one chunk per token, flushed as
- * the engine produces them.
+ * (chat template) and tokenized by the server's {@link PromptEncoder}, the request runs on the engine, and the reply
+ * is deterministic filler text of exactly {@code max_completion_tokens} / {@code max_tokens} tokens (default 16),
+ * finishing with {@code length}. vLLM's integer {@code priority} (default 0) goes to the engine, which orders by it
+ * under the priority scheduling policy and otherwise refuses any but 0. Streaming replies are server-sent events, one
+ * chunk per token, flushed as the engine produces them.
  */
 public final class GenerationHandler implements HttpHandler {
 
@@ -44,14 +43,17 @@ public final class GenerationHandler implements HttpHandler {
 
 	private final TraceHeaders traceHeaders;
 
-	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, FaultInjector faults,
-			TraceHeaders traceHeaders) {
+	private final RequestEncoder encoder;
+
+	public GenerationHandler(boolean chat, String baseModel, WallClockEngine engine, PromptEncoder encoder,
+			FaultInjector faults, TraceHeaders traceHeaders) {
 		this.chat = chat;
 		this.path = chat ? "/v1/chat/completions" : "/v1/completions";
 		this.models = new ServedModel(baseModel, engine.config().loraModules());
 		this.engine = engine;
 		this.faults = faults;
 		this.traceHeaders = traceHeaders;
+		this.encoder = new RequestEncoder(encoder);
 	}
 
 	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, int priority,
@@ -241,7 +243,8 @@ public final class GenerationHandler implements HttpHandler {
 		JsonNode root = Json.readObject(body);
 		String model = this.models.name(root);
 		String adapter = this.models.adapterOf(model);
-		int[] promptTokens = this.chat ? Tokenizer.encode(ChatTemplate.render(ChatMessages.read(root.get("messages"), "messages"))) : prompt(root);
+		int[] promptTokens = this.chat ? this.encoder.chat(RequestChatPrompt.read(root, "messages", true))
+				: prompt(root);
 		int maxTokens = maxTokens(root);
 		int priority = priority(root);
 		boolean stream = booleanField(root, "stream");
@@ -262,17 +265,17 @@ public final class GenerationHandler implements HttpHandler {
 		return new Generation(model, adapter, promptTokens, maxTokens, priority, stream, includeUsage, requestId);
 	}
 
-	/** A string, an array of token ids, or an array holding one string. */
-	private static int[] prompt(JsonNode root) throws OpenAiError {
+	/** A string, an array of token ids (taken as they are), or an array holding one string. */
+	private int[] prompt(JsonNode root) throws OpenAiError {
 		JsonNode prompt = root.get("prompt");
 		if (prompt == null || prompt.isNull()) {
 			throw OpenAiError.badRequest("'prompt' is required.", "prompt");
 		}
 		if (prompt.isString()) {
-			return Tokenizer.encode(prompt.stringValue());
+			return this.encoder.prompt(prompt.stringValue());
 		}
 		if (prompt.isArray() && prompt.size() == 1 && prompt.get(0).isString()) {
-			return Tokenizer.encode(prompt.get(0).stringValue());
+			return this.encoder.prompt(prompt.get(0).stringValue());
 		}
 		if (prompt.isArray() && !prompt.isEmpty()) {
 			int[] tokens = new int[prompt.size()];

@@ -5,14 +5,16 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.infergate.sim.engine.ChatTemplate;
 import io.infergate.sim.engine.EngineRequest;
-import io.infergate.sim.engine.Tokenizer;
+import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
 import tools.jackson.databind.JsonNode;
@@ -21,11 +23,12 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code POST /v1/responses}, OpenAI's Responses API, stateless: {@code instructions} (a system message) and
  * {@code input} (a string, or message and {@code function_call_output} items) are rendered with the chat template
- * and run on the engine like a chat completion, generating exactly {@code max_output_tokens} (default 16) filler
- * tokens. The answer is a {@code response} object with one assistant message; with {@code "stream":true} it is
- * the typed event stream ({@code response.created}, {@code response.output_item.added},
- * {@code response.content_part.added}, one {@code response.output_text.delta} per token, the matching
- * {@code .done} events, {@code response.completed}).
+ * and run on the engine like a chat completion (with a model's tokenizer, as vLLM converts them: also
+ * {@code function_call} items, as assistant tool calls, and function {@code tools}), generating exactly
+ * {@code max_output_tokens} (default 16) filler tokens. The answer is a {@code response} object with one assistant
+ * message; with {@code "stream":true} it is the typed event stream ({@code response.created},
+ * {@code response.output_item.added}, {@code response.content_part.added}, one {@code response.output_text.delta}
+ * per token, the matching {@code .done} events, {@code response.completed}).
  */
 public final class ResponsesHandler implements HttpHandler {
 
@@ -35,10 +38,13 @@ public final class ResponsesHandler implements HttpHandler {
 
 	private final FaultInjector faults;
 
-	public ResponsesHandler(String baseModel, WallClockEngine engine, FaultInjector faults) {
+	private final RequestEncoder encoder;
+
+	public ResponsesHandler(String baseModel, WallClockEngine engine, PromptEncoder encoder, FaultInjector faults) {
 		this.models = new ServedModel(baseModel, engine.config().loraModules());
 		this.engine = engine;
 		this.faults = faults;
+		this.encoder = new RequestEncoder(encoder);
 	}
 
 	@Override
@@ -55,7 +61,8 @@ public final class ResponsesHandler implements HttpHandler {
 			JsonNode root = Json.readObject(body);
 			model = this.models.name(root);
 			String adapter = this.models.adapterOf(model);
-			int[] prompt = Tokenizer.encode(ChatTemplate.render(messages(root)));
+			int[] prompt = this.encoder.chat(new RequestChatPrompt(messages(root), () -> jsonMessages(root),
+					() -> tools(root), root, true));
 			int maxTokens = maxOutputTokens(root);
 			stream = root.path("stream").asBoolean(false);
 			String reason = this.engine.rejectionReason(prompt.length, maxTokens, adapter);
@@ -116,6 +123,76 @@ public final class ResponsesHandler implements HttpHandler {
 			throw OpenAiError.badRequest("'input' is required: a string or a non-empty array of items.", "input");
 		}
 		return messages;
+	}
+
+	/**
+	 * The conversation as vLLM hands it to a chat template: {@code instructions} a system message, message items as
+	 * they are, a {@code function_call} an assistant message with that tool call, a {@code function_call_output} a
+	 * tool message. Called after {@link #messages} checked the input.
+	 */
+	private static List<?> jsonMessages(JsonNode root) {
+		List<Object> messages = new ArrayList<>();
+		JsonNode instructions = root.get("instructions");
+		if (instructions != null && instructions.isString()) {
+			messages.add(message("system", instructions.stringValue()));
+		}
+		JsonNode input = root.get("input");
+		if (input.isString()) {
+			messages.add(message("user", input.stringValue()));
+			return messages;
+		}
+		for (JsonNode item : input.values()) {
+			String type = item.path("type").asString("");
+			if (item.path("role").isString()) {
+				messages.add(RequestChatPrompt.plain(item));
+			}
+			else if ("function_call".equals(type)) {
+				Map<String, Object> function = new LinkedHashMap<>();
+				function.put("name", item.path("name").asString(""));
+				function.put("arguments", item.path("arguments").asString("{}"));
+				Map<String, Object> call = new LinkedHashMap<>();
+				call.put("id", item.path("call_id").asString(""));
+				call.put("type", "function");
+				call.put("function", function);
+				Map<String, Object> message = message("assistant", null);
+				message.put("tool_calls", List.of(call));
+				messages.add(message);
+			}
+			else if ("function_call_output".equals(type)) {
+				Map<String, Object> message = message("tool", item.path("output").asString(""));
+				message.put("tool_call_id", item.path("call_id").asString(""));
+				messages.add(message);
+			}
+		}
+		return messages;
+	}
+
+	private static Map<String, Object> message(String role, String content) {
+		Map<String, Object> message = new LinkedHashMap<>();
+		message.put("role", role);
+		message.put("content", content);
+		return message;
+	}
+
+	/** The Responses API's function tools ({@code name} at the top) in the chat format a template expects. */
+	private static List<?> tools(JsonNode root) {
+		List<?> tools = RequestChatPrompt.list(root, "tools");
+		if (tools == null) {
+			return null;
+		}
+		List<Object> chatTools = new ArrayList<>();
+		for (Object tool : tools) {
+			if (tool instanceof Map<?, ?> fields && "function".equals(fields.get("type"))
+					&& fields.get("name") instanceof String) {
+				Map<Object, Object> function = new LinkedHashMap<>(fields);
+				function.remove("type");
+				Map<String, Object> chatTool = new LinkedHashMap<>();
+				chatTool.put("type", "function");
+				chatTool.put("function", function);
+				chatTools.add(chatTool);
+			}
+		}
+		return chatTools;
 	}
 
 	private static int maxOutputTokens(JsonNode root) throws OpenAiError {

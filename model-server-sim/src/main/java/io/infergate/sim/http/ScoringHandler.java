@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.infergate.sim.engine.Tokenizer;
+import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
 import tools.jackson.databind.JsonNode;
@@ -20,9 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * vLLM's {@code POST /v1/rerank} ({@code query} against each of {@code documents}, best first, {@code top_n} of
  * them) and {@code POST /v1/score} ({@code text_1} against each of {@code text_2}, or pairwise when both are
- * arrays). Each pair is one forward pass on the engine ({@link ForwardPasses}) of the two texts' tokens; its score is
- * the share of distinct tokens the two texts have in common (Jaccard), so a document that repeats the query ranks
- * first.
+ * arrays). Each pair is one forward pass on the engine ({@link ForwardPasses}) of the two texts' tokens (each
+ * tokenized by the server's {@link PromptEncoder} as a prompt); its score is the share of distinct tokens the two
+ * texts have in common (Jaccard), so a document that repeats the query ranks first.
  */
 public final class ScoringHandler implements HttpHandler {
 
@@ -36,12 +36,16 @@ public final class ScoringHandler implements HttpHandler {
 
 	private final FaultInjector faults;
 
-	public ScoringHandler(boolean rerank, String baseModel, WallClockEngine engine, FaultInjector faults) {
+	private final RequestEncoder encoder;
+
+	public ScoringHandler(boolean rerank, String baseModel, WallClockEngine engine, PromptEncoder encoder,
+			FaultInjector faults) {
 		this.rerank = rerank;
 		this.path = rerank ? "/v1/rerank" : "/v1/score";
 		this.models = new ServedModel(baseModel, engine.config().loraModules());
 		this.engine = engine;
 		this.faults = faults;
+		this.encoder = new RequestEncoder(encoder);
 	}
 
 	private record Pair(int index, String document, int[] left, int[] right) {
@@ -102,21 +106,21 @@ public final class ScoringHandler implements HttpHandler {
 		}
 	}
 
-	private static List<Pair> rerankPairs(JsonNode root) throws OpenAiError {
+	private List<Pair> rerankPairs(JsonNode root) throws OpenAiError {
 		JsonNode query = root.get("query");
 		if (query == null || !query.isString()) {
 			throw OpenAiError.badRequest("'query' is required and must be a string.", "query");
 		}
 		List<String> documents = texts(root.get("documents"), "documents");
-		int[] queryTokens = Tokenizer.encode(query.stringValue());
+		int[] queryTokens = this.encoder.prompt(query.stringValue());
 		List<Pair> pairs = new ArrayList<>(documents.size());
 		for (int i = 0; i < documents.size(); i++) {
-			pairs.add(new Pair(i, documents.get(i), queryTokens, Tokenizer.encode(documents.get(i))));
+			pairs.add(new Pair(i, documents.get(i), queryTokens, this.encoder.prompt(documents.get(i))));
 		}
 		return pairs;
 	}
 
-	private static List<Pair> scorePairs(JsonNode root) throws OpenAiError {
+	private List<Pair> scorePairs(JsonNode root) throws OpenAiError {
 		List<String> first = texts(root.get("text_1"), "text_1");
 		List<String> second = texts(root.get("text_2"), "text_2");
 		if (first.size() != 1 && first.size() != second.size()) {
@@ -125,7 +129,7 @@ public final class ScoringHandler implements HttpHandler {
 		List<Pair> pairs = new ArrayList<>(second.size());
 		for (int i = 0; i < second.size(); i++) {
 			String left = first.get((first.size() == 1) ? 0 : i);
-			pairs.add(new Pair(i, second.get(i), Tokenizer.encode(left), Tokenizer.encode(second.get(i))));
+			pairs.add(new Pair(i, second.get(i), this.encoder.prompt(left), this.encoder.prompt(second.get(i))));
 		}
 		return pairs;
 	}
