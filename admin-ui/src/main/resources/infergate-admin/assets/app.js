@@ -123,6 +123,8 @@
     }
     $('.pool-meta', section).textContent =
       `${pool.engine} · profile ${pool.profile} · ${pool.failureMode} · ${pool.endpoints.length} endpoints`
+      + (pool.tokenCounts === 'exact' ? ` · tokens exact (${pool.tokenizer})`
+        : ' · tokens estimated (characters / 4: no tokenizer)')
       + (pool.retiring ? ' · retiring (removed from the configuration, draining)' : '');
     section.classList.toggle('retiring', !!pool.retiring);
     return section;

@@ -1,5 +1,9 @@
 package io.infergate.gateway;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -15,6 +19,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.infergate.gateway.support.TestTokenizers;
 import io.infergate.routing.config.InvalidConfigurationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,7 +75,35 @@ class ModelConfigurationStartupTests {
 						"infergate.pools.llama.timeouts.first-byte: must be positive (or unset for no limit), was 0ms"),
 				Arguments.of(List.of("infergate.pools.llama.engine-priority=vlm"),
 						"Failed to bind properties under 'infergate.pools.llama.engine-priority' to "
-								+ "io.infergate.routing.pool.EnginePriority"));
+								+ "io.infergate.routing.pool.EnginePriority"),
+				Arguments.of(List.of("infergate.pools.llama.tokenizer.path=/nonexistent/llama/tokenizer.json"),
+						"infergate.pools.llama.tokenizer.path: no tokenizer file at /nonexistent/llama/tokenizer.json"),
+				Arguments.of(List.of("infergate.models.chat.pool=llama", "infergate.models.chat.tokenizer.path=/nope"),
+						"infergate.models.chat.tokenizer.path: no tokenizer file at /nope"),
+				Arguments.of(List.of("infergate.pools.llama.tokenizer.path=" + file("tokenizer.json", "{\"not\": 1")),
+						"infergate.pools.llama.tokenizer.path: cannot load "),
+				Arguments.of(List.of("infergate.pools.llama.tokenizer.path=" + TestTokenizers.qwen3(),
+						"infergate.pools.llama.tokenizer.chat-template=" + file("template.jinja", "{% if %}oops")),
+						"infergate.pools.llama.tokenizer.chat-template: invalid chat template in "),
+				Arguments.of(List.of("infergate.pools.llama.tokenizer.type=sentencepiece"),
+						"infergate.pools.llama.tokenizer.type: unknown type 'sentencepiece'; the types are "
+								+ "[huggingface, simulator]"),
+				Arguments.of(List.of("infergate.pools.llama.profile=precise"),
+						"infergate.pools.llama.tokenizer: required by the scheduling profile 'precise'"));
+	}
+
+	/** A file of {@code content} in a directory of its own. */
+	private static Path file(String name, String content) {
+		try {
+			Path file = Files.createTempDirectory("infergate-tokenizer").resolve(name);
+			Files.writeString(file, content);
+			file.toFile().deleteOnExit();
+			file.getParent().toFile().deleteOnExit();
+			return file;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	@ParameterizedTest

@@ -33,6 +33,8 @@ import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
+import io.infergate.routing.tokenization.RequestTokenizer;
+import io.infergate.routing.tokenization.Tokenizers;
 
 /**
  * The dashboard's state, in the application's own context so it outlives any one request: the endpoints' history
@@ -71,12 +73,19 @@ public class DashboardAutoConfiguration {
 			DecisionRecorder decisions, SaturationDetector saturation, EndpointHistory history, Clock clock,
 			ObjectProvider<ModelCatalogSource> models, ObjectProvider<TenantUsageSource> tenants,
 			ObjectProvider<FlowControlQueueSource> flowControl, ObjectProvider<CircuitStateSource> circuits,
-			ObjectProvider<LiveConfiguration> configuration, ObjectProvider<BudgetSource> budgets) {
+			ObjectProvider<LiveConfiguration> configuration, ObjectProvider<BudgetSource> budgets,
+			ObjectProvider<Tokenizers> tokenizers) {
 		LiveConfiguration live = configuration.getIfAvailable();
 		ConfigurationSource version = (live != null) ? live::status : null;
+		Tokenizers poolTokenizers = tokenizers.getIfAvailable(() -> Tokenizers.NONE);
+		SnapshotAssembler.TokenizerSource tokenizerSource = (pool) -> {
+			RequestTokenizer tokenizer = poolTokenizers.forPool(pool);
+			return (tokenizer != null) ? tokenizer.describe() : null;
+		};
 		return new SnapshotAssembler(registry, profiles, decisions, saturation, history, clock,
 				new SnapshotAssembler.Sources(models.getIfAvailable(), tenants.getIfAvailable(),
-						flowControl.getIfAvailable(), circuits.getIfAvailable(), version, budgets.getIfAvailable()));
+						flowControl.getIfAvailable(), circuits.getIfAvailable(), version, budgets.getIfAvailable(),
+						tokenizerSource));
 	}
 
 	@Bean

@@ -37,9 +37,12 @@ public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<Deci
 	 * @param failureMode {@code fail-close} or {@code fail-open}
 	 * @param endpoints its endpoints
 	 * @param retiring whether a configuration reload removed it and it drains the requests on their way to it
+	 * @param tokenCounts {@code exact} when its prompts are counted by its tokenizer, else {@code estimated}
+	 * (characters / 4)
+	 * @param tokenizer what counts them (a tokenizer file's path, or {@code simulator}), or {@code null}
 	 */
 	public record PoolView(String name, String engine, String profile, String failureMode,
-			List<EndpointView> endpoints, boolean retiring) {
+			List<EndpointView> endpoints, boolean retiring, String tokenCounts, String tokenizer) {
 	}
 
 	/**
@@ -51,7 +54,8 @@ public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<Deci
 	 * @param circuit its circuit's state, or {@code null} when no circuit breaker reports one
 	 * @param metrics its latest engine figures, or {@code null} before its first scrape
 	 * @param inFlightRequests requests the gateway sent there that have not finished
-	 * @param inFlightTokens their estimated tokens
+	 * @param inFlightTokens their tokens: prompt plus {@code max_tokens}, the prompt counted by the pool's tokenizer
+	 * or estimated ({@link PoolView#tokenCounts()})
 	 * @param picksLastMinute requests the scheduler sent there in the last minute
 	 * @param pickShareLastMinute its share of the pool's picks in the last minute, 0..1
 	 * @param sample the newest point of its charts

@@ -103,9 +103,10 @@ public final class SnapshotAssembler {
 						picks[i], (poolPicks > 0) ? picks[i] / (double) poolPicks : 0,
 						history.newest(pool.name(), endpoint.id())));
 			}
+			String tokenizer = (sources.tokenizers() != null) ? sources.tokenizers().tokenizer(pool.name()) : null;
 			pools.add(new PoolView(pool.name(), pool.engine().configName(),
 					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), views,
-					pool.isRetiring()));
+					pool.isRetiring(), (tokenizer != null) ? "exact" : "estimated", tokenizer));
 		}
 		return pools;
 	}
@@ -154,15 +155,23 @@ public final class SnapshotAssembler {
 	 * @param budgets the budgets and what is spent of them
 	 */
 	public record Sources(ModelCatalogSource models, TenantUsageSource tenants, FlowControlQueueSource flowControl,
-			CircuitStateSource circuits, ConfigurationSource configuration, BudgetSource budgets) {
+			CircuitStateSource circuits, ConfigurationSource configuration, BudgetSource budgets,
+			TokenizerSource tokenizers) {
 
 		public Sources(ModelCatalogSource models, TenantUsageSource tenants, FlowControlQueueSource flowControl,
 				CircuitStateSource circuits) {
-			this(models, tenants, flowControl, circuits, null, null);
+			this(models, tenants, flowControl, circuits, null, null, null);
 		}
 
 		public static Sources none() {
-			return new Sources(null, null, null, null, null, null);
+			return new Sources(null, null, null, null, null, null, null);
 		}
+	}
+
+	/** What counts a pool's prompt tokens: a tokenizer file's path or a name, or {@code null} when estimated. */
+	@FunctionalInterface
+	public interface TokenizerSource {
+
+		String tokenizer(String pool);
 	}
 }

@@ -83,7 +83,8 @@ class SnapshotAssemblerTests {
 				() -> List.of(new TenantUsage("team-a", List.of(new LimitUsage("rpm", 600, 42)))),
 				() -> List.of(new FlowControlQueue("p", 3, Map.of("rejected", 1))),
 				(pool, endpoint) -> endpoint.endsWith(":8001") ? "open" : "closed", null,
-				() -> List.of(new BudgetView("key:team-a", "day", "soft", 5.0, 5.5, 0.25, "USD", null, true))));
+				() -> List.of(new BudgetView("key:team-a", "day", "soft", 5.0, 5.5, 0.25, "USD", null, true)),
+				(pool) -> "p".equals(pool) ? "/models/llama/tokenizer.json" : null));
 
 		DashboardSnapshot snapshot = assembler.next();
 
@@ -95,6 +96,16 @@ class SnapshotAssemblerTests {
 			.containsExactly(org.assertj.core.groups.Tuple.tuple("key:team-a", true));
 		assertThat(snapshot.pools().get(0).endpoints()).extracting(DashboardSnapshot.EndpointView::circuit)
 			.containsExactly("closed", "open");
+		assertThat(snapshot.pools().get(0).tokenCounts()).isEqualTo("exact");
+		assertThat(snapshot.pools().get(0).tokenizer()).isEqualTo("/models/llama/tokenizer.json");
+	}
+
+	@Test
+	void aPoolWithoutATokenizerSaysItsTokensAreEstimated() {
+		DashboardSnapshot.PoolView pool = assembler(SnapshotAssembler.Sources.none()).next().pools().get(0);
+
+		assertThat(pool.tokenCounts()).isEqualTo("estimated");
+		assertThat(pool.tokenizer()).isNull();
 	}
 
 	@Test

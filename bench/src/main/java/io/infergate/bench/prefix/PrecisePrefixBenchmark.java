@@ -37,20 +37,21 @@ import io.infergate.routing.scheduling.saturation.SaturationProperties;
 import io.infergate.routing.scheduling.scorer.MetricScorer;
 import io.infergate.routing.scheduling.scorer.PrecisePrefixScorer;
 import io.infergate.routing.scheduling.scorer.PrefixCacheScorer;
-import io.infergate.routing.tokenization.SimulatorBlockHasher;
+import io.infergate.routing.prefix.TokenBlockKeys;
+import io.infergate.routing.request.Settlement;
 import io.infergate.routing.tokenization.SimulatorPromptTokenizer;
 
 /**
  * The {@code precise} profile's decision against {@code default}'s, side by side on the same 100 endpoints and request:
- * what matching a prompt to engine-reported blocks costs per decision, tokenization and block hashing included.
+ * what matching a prompt to engine-reported blocks costs per decision, keying the prompt's token blocks included.
  * <ul>
  * <li>{@code decidePrecise}: filters {@code ready}, {@code saturation}; scorers {@code queue} 2, {@code kv-cache} 2,
- * {@code precise-prefix} 3; {@code max-score}. The prompt is tokenized (the simulator's chat template and tokenizer,
- * up to 256 blocks of 16 tokens) and hashed (the simulator's block hash), then matched in the
- * {@link EngineBlockIndex}.</li>
+ * {@code precise-prefix} 3; {@code max-score}. The request carries its token ids (the simulator's chat template and
+ * tokenizer, computed once per request before scheduling, as the gateway does); the scorer keys its first 256
+ * blocks of 16 tokens ({@link TokenBlockKeys}) and matches them in the {@link EngineBlockIndex}.</li>
  * <li>{@code decideDefault}: the same with {@code prefix-cache} 3 over the approximate {@link PrefixIndex}, whose
  * dispatch update is part of the decision.</li>
- * <li>{@code tokenizeAndHash}: the precise scorer's per-request work before matching, alone.</li>
+ * <li>{@code keyBlocks}: the precise scorer's per-request work before matching, alone.</li>
  * </ul>
  * The request is a chat prompt in the gateway's form: a 4,096-char system message and a user message, together
  * {@code promptChars}. Both indexes hold the same picture: 3 endpoints hold the whole prompt, 10 more the system prompt
@@ -82,13 +83,9 @@ public class PrecisePrefixBenchmark {
 
 	private final Scheduler scheduler = new Scheduler();
 
-	private final SimulatorPromptTokenizer tokenizer = new SimulatorPromptTokenizer();
+	private final long[] keys = new long[256];
 
-	private final SimulatorBlockHasher hasher = new SimulatorBlockHasher();
-
-	private final int[] tokens = new int[256 * BLOCK_SIZE];
-
-	private final long[] hashes = new long[256];
+	private long engineHashes;
 
 	private SchedulingProfile precise;
 
@@ -109,7 +106,7 @@ public class PrecisePrefixBenchmark {
 		precise = new SchedulingProfile("precise", List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
 				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
 						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
-						new WeightedScorer(new PrecisePrefixScorer(engineBlocks, tokenizer, hasher), 3)),
+						new WeightedScorer(new PrecisePrefixScorer(engineBlocks), 3)),
 				new MaxScorePicker());
 		approximate = new SchedulingProfile("default",
 				List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
@@ -139,10 +136,13 @@ public class PrecisePrefixBenchmark {
 	/** Records the prompt on the endpoint in both indexes: as its engine would report it, and as a dispatch. */
 	private void store(EngineBlockIndex engineBlocks, PrefixIndex prefixIndex, InferenceRequest prompt,
 			Endpoint endpoint) {
-		int count = tokenizer.tokenize(prompt, tokens);
-		int blocks = hasher.hashFullBlocks(tokens, count, BLOCK_SIZE, null, hashes);
-		engineBlocks.apply(endpoint.id(), new BlockStored(Arrays.copyOf(hashes, blocks), null,
-				Arrays.copyOf(tokens, blocks * BLOCK_SIZE), BLOCK_SIZE, null, BlockStored.MEDIUM_GPU, null, null));
+		int[] tokens = prompt.promptTokenIds();
+		long[] hashes = new long[tokens.length / BLOCK_SIZE];
+		for (int i = 0; i < hashes.length; i++) {
+			hashes[i] = ++engineHashes;
+		}
+		engineBlocks.apply(endpoint.id(), new BlockStored(hashes, null, Arrays.copyOf(tokens, hashes.length * BLOCK_SIZE),
+				BLOCK_SIZE, null, BlockStored.MEDIUM_GPU, null, null));
 		prefixIndex.record(prefixIndex.hash(prompt), endpoint.id());
 	}
 
@@ -157,15 +157,20 @@ public class PrecisePrefixBenchmark {
 	}
 
 	@Benchmark
-	public int tokenizeAndHash() {
-		int count = tokenizer.tokenize(request, tokens);
-		return hasher.hashFullBlocks(tokens, count, BLOCK_SIZE, null, hashes);
+	public int keyBlocks() {
+		int[] tokens = request.promptTokenIds();
+		return TokenBlockKeys.keys(tokens, tokens.length, BLOCK_SIZE, null, keys);
 	}
 
-	/** A system and a user message in the gateway's prompt form: 14 characters of markers and roles. */
+	/**
+	 * A system and a user message in the gateway's prompt form (14 characters of markers and roles), with the token
+	 * ids the simulator's tokenization gives it.
+	 */
 	private static InferenceRequest chat(String system, String question) {
 		String prompt = "\u001esystem\u001f" + system + "\u001euser\u001f" + question;
-		return new InferenceRequest("demo-llama", "bench", MODEL, null, prompt,
-				InferenceRequest.estimateTokens(prompt.length()), 256, false, null, 0);
+		int[] tokens = new int[SimulatorPromptTokenizer.maxTokens(prompt)];
+		tokens = Arrays.copyOf(tokens, new SimulatorPromptTokenizer().tokenize(prompt, tokens));
+		return new InferenceRequest("demo-llama", "bench", MODEL, null, prompt, tokens.length, 256, false, null, 0,
+				new Settlement(), tokens, true);
 	}
 }

@@ -16,7 +16,7 @@ import io.infergate.gateway.replay.ReplayWorkerCommand;
 public final class GatewayCommands {
 
 	static final List<GatewayCommand> BUILT_IN = List.of(new HashApiKeyCommand(), new HashPasswordCommand(),
-			new ReplayWorkerCommand());
+			new ReplayWorkerCommand(), new TokenizeCommand());
 
 	private final Map<String, GatewayCommand> byName = new LinkedHashMap<>();
 

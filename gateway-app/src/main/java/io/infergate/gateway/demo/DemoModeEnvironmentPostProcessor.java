@@ -67,6 +67,8 @@ public class DemoModeEnvironmentPostProcessor implements EnvironmentPostProcesso
 			ports.add(Integer.toString(port));
 			demo.put("infergate.pools." + POOL + ".endpoints[" + i + "]", "http://127.0.0.1:" + port);
 		}
+		// the demo pods tokenize as the simulator does, so their token counts are exact and every profile runs
+		demo.put("infergate.pools." + POOL + ".tokenizer.type", "simulator");
 		demo.put(ACTIVE_PROPERTY, true);
 		demo.put(PORTS_PROPERTY, ports.toString());
 		demo.put("infergate.models." + BASE_MODEL + ".pool", POOL);

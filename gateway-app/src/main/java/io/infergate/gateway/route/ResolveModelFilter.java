@@ -1,6 +1,10 @@
 package io.infergate.gateway.route;
 
+import java.util.concurrent.Executor;
+
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -11,17 +15,26 @@ import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.engine.Resolution;
+import io.infergate.routing.openai.InferenceApi;
+import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.openai.ParsedRequest;
 
 /**
  * Resolves the model being tried (the client's, or the fallback {@link ModelFallbacks} is on) with the
  * {@link InferenceEngine}: 404 when nothing serves the client's model, suggesting close names; the next fallback,
- * else 400, when the request fits none of the model's lanes. Then rewrites {@code model} in the body to what the
- * pool's servers expect: the target model, or the LoRA adapter's name.
+ * else 400, when the request fits none of the model's lanes; 400 when its input cannot be tokenized for the model.
+ * With a tokenizer configured, the prompt's tokens are counted here, once, by the model's tokenizer; a real
+ * tokenizer runs on threads of its own ({@code infergate-tokenizer}, one per core), never on the event loop. Then
+ * rewrites {@code model} in the body to what the pool's servers expect: the target model, or the LoRA adapter's
+ * name.
  */
 public class ResolveModelFilter implements GatewayFilter {
 
 	public static final String SESSION_HEADER = "x-session-id";
+
+	/** Where prompts are tokenized: one thread per core, as tokenizing only computes. */
+	private static final Scheduler TOKENIZING = Schedulers.newParallel("infergate-tokenizer",
+			Runtime.getRuntime().availableProcessors(), true);
 
 	private final InferenceEngine engine;
 
@@ -35,8 +48,25 @@ public class ResolveModelFilter implements GatewayFilter {
 		ParsedRequest parsed = context.parsed();
 		ModelFallbacks fallbacks = context.fallbacks();
 		String model = (fallbacks != null) ? fallbacks.current() : parsed.model();
-		Resolution resolution = engine.resolve(model, parsed, context.api().work(), context.caller(),
-				sessionKey(exchange.getRequest(), parsed));
+		String sessionKey = sessionKey(exchange.getRequest(), parsed);
+		if (parsed.source() != null && context.api().work() != InferenceApi.Work.TOKENIZER
+				&& engine.tokenizers().anyCostly()) {
+			// a real tokenizer takes 2 to 3 µs a token: milliseconds a prompt, not for the loop serving connections
+			Mono<Resolution> resolved = Mono
+				.fromCallable(() -> engine.resolve(model, parsed, context.api().work(), context.caller(), sessionKey))
+				.subscribeOn(TOKENIZING);
+			Executor loop = ExchangeEventLoop.of(exchange);
+			if (loop != null) {
+				resolved = resolved.publishOn(Schedulers.fromExecutor(loop));
+			}
+			return resolved.flatMap((resolution) -> carryOut(resolution, exchange, chain, context, parsed, fallbacks));
+		}
+		return carryOut(engine.resolve(model, parsed, context.api().work(), context.caller(), sessionKey), exchange,
+				chain, context, parsed, fallbacks);
+	}
+
+	private Mono<Void> carryOut(Resolution resolution, ServerWebExchange exchange, GatewayFilterChain chain,
+			InferenceContext context, ParsedRequest parsed, ModelFallbacks fallbacks) {
 		if (resolution instanceof Resolution.Routed routed) {
 			context.resolved(routed.route(), routed.request());
 			byte[] forwarded = ModelRewriter.rewrite(context.body(), parsed, routed.route().upstreamModel());
@@ -50,6 +80,12 @@ public class ResolveModelFilter implements GatewayFilter {
 			}
 			return OpenAiErrorResponses.write(exchange,
 					OpenAiError.tooManyTokens("The request needs " + noLane.reason() + "."));
+		}
+		if (resolution instanceof Resolution.Untokenizable untokenizable) {
+			InvalidRequestException problem = untokenizable.problem();
+			return OpenAiErrorResponses.write(exchange, problem.isMalformedJson()
+					? OpenAiError.invalidJson(problem.getMessage())
+					: OpenAiError.badRequest(problem.getMessage(), problem.param()));
 		}
 		Resolution.UnknownModel unknown = (Resolution.UnknownModel) resolution;
 		return OpenAiErrorResponses.write(exchange, OpenAiError.unknownModel(unknown.model(), unknown.suggestions()));

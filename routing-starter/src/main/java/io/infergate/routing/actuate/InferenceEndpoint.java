@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
+import io.infergate.routing.tokenization.RequestTokenizer;
+import io.infergate.routing.tokenization.Tokenizers;
 import io.infergate.routing.limits.LimitState;
 import io.infergate.routing.limits.RateLimiter;
 import io.infergate.routing.limits.TenantMeters;
@@ -42,6 +44,8 @@ import io.infergate.routing.scheduling.saturation.SaturationDetector;
 public class InferenceEndpoint {
 
 	private static final Duration LIMITS_READ_TIMEOUT = Duration.ofSeconds(2);
+
+	private final Tokenizers tokenizers;
 
 	private final EndpointRegistry registry;
 
@@ -77,7 +81,8 @@ public class InferenceEndpoint {
 	public InferenceEndpoint(EndpointRegistry registry, SchedulingProfiles profiles, DecisionRecorder decisions,
 			SaturationDetector saturation, Clock clock, PrefixIndex prefixIndex, InferenceModelsContributor models,
 			RateLimiter rateLimiter, DispatchSharing dispatchSharing, EndpointCircuits circuits,
-			FlowController flowControl, Supplier<LiveConfiguration.Status> configuration) {
+			FlowController flowControl, Supplier<LiveConfiguration.Status> configuration, Tokenizers tokenizers) {
+		this.tokenizers = tokenizers;
 		this.registry = registry;
 		this.profiles = profiles;
 		this.decisions = decisions;
@@ -104,9 +109,11 @@ public class InferenceEndpoint {
 						new InferenceReport.InFlight(endpoint.inFlightRequests(), endpoint.inFlightTokens()),
 						circuits.state(endpoint.id())));
 			}
+			RequestTokenizer tokenizer = tokenizers.forPool(pool.name());
 			pools.add(new InferenceReport.Pool(pool.name(), pool.engine().configName(),
 					profiles.resolve(pool.profileName()).name(), pool.failureMode().configName(), endpoints,
-					flowControl.report(pool.name()), pool.isRetiring()));
+					flowControl.report(pool.name()), pool.isRetiring(), (tokenizer != null) ? "exact" : "estimated",
+					(tokenizer != null) ? tokenizer.describe() : null));
 		}
 		List<InferenceReport.Decision> recent = new ArrayList<>();
 		for (DecisionRecord record : decisions.recent()) {

@@ -39,10 +39,13 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 	 * One pool; {@code flowControl} shows its requests in flight through flow control and those waiting, per band
 	 * (priority) and tenant, with each tenant's virtual token counter; {@code null} until the pool's first request.
 	 * {@code retiring} is true for a pool a configuration reload removed while requests may still be on their way to
-	 * it; it leaves the report once idle.
+	 * it; it leaves the report once idle. {@code tokenCounts} says how the pool's prompt tokens (its endpoints'
+	 * in-flight tokens, limits, lanes) are counted: {@code exact} by {@code tokenizer} (the file's path), or
+	 * {@code estimated} (characters / 4; {@code tokenizer} null). A model may have a tokenizer of its own: see
+	 * {@code models[]}.
 	 */
 	public record Pool(String name, String engine, String profile, String failureMode, List<Endpoint> endpoints,
-			PoolFlowReport flowControl, boolean retiring) {
+			PoolFlowReport flowControl, boolean retiring, String tokenCounts, String tokenizer) {
 	}
 
 	/**
@@ -122,10 +125,12 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 	 * A configured model name: its weighted {@code targets} (one for a single-target model) or its {@code lanes}, how
 	 * {@code stickyBy} keeps a caller on one target ({@code user}, {@code session}, {@code api-key} or
 	 * {@code none}), its {@code fallbacks} in the order they are tried, and {@code fallbacksTaken}: requests that this
-	 * model could not serve before their first byte and that moved on to the next fallback.
+	 * model could not serve before their first byte and that moved on to the next fallback. {@code tokenizer} is the
+	 * path of the model's own tokenizer, which counts its requests' tokens (lanes, limits) exactly; null: its pool's
+	 * ({@code pools[].tokenCounts}).
 	 */
 	public record Model(String name, List<Target> targets, List<Lane> lanes, String stickyBy, List<String> fallbacks,
-			long fallbacksTaken) {
+			long fallbacksTaken, String tokenizer) {
 	}
 
 	/** One weighted target; {@code requests} counts the requests routed to it, fallback attempts included. */
@@ -133,9 +138,9 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 	}
 
 	/**
-	 * One lane: requests whose estimated prompt tokens plus {@code max_tokens} are at most {@code maxTokens}
-	 * ({@code null}: any) go to its pool as {@code targetModel} (and {@code adapter}), unless an earlier lane took
-	 * them; {@code requests} counts them.
+	 * One lane: requests whose prompt tokens (counted by the tokenizer, else estimated) plus {@code max_tokens} are at
+	 * most {@code maxTokens} ({@code null}: any) go to its pool as {@code targetModel} (and {@code adapter}), unless
+	 * an earlier lane took them; {@code requests} counts them.
 	 */
 	public record Lane(Integer maxTokens, String pool, String targetModel, String adapter, long requests) {
 	}

@@ -17,6 +17,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
+import io.infergate.routing.tokenization.PreciseTokenizerCheck;
+import io.infergate.routing.tokenization.Tokenizers;
 import io.infergate.routing.InferenceRouter;
 import io.infergate.routing.actuate.InferenceEndpoint;
 import io.infergate.routing.actuate.InferenceModelsContributor;
@@ -68,6 +70,11 @@ public class RoutingAutoConfiguration {
 	@Order(Ordered.HIGHEST_PRECEDENCE)
 	PoolProfilesCheck poolProfilesCheck(PoolProperties properties, SchedulingProfiles profiles) {
 		return new PoolProfilesCheck(properties, profiles.names());
+	}
+
+	@Bean
+	PreciseTokenizerCheck preciseTokenizerCheck(PoolProperties properties, SchedulingProfiles profiles) {
+		return new PreciseTokenizerCheck(properties, profiles);
 	}
 
 	@Bean
@@ -131,13 +138,14 @@ public class RoutingAutoConfiguration {
 			DecisionRecorder decisions, SaturationDetector saturation, Clock clock,
 			ObjectProvider<PrefixIndex> prefixIndex, ObjectProvider<InferenceModelsContributor> models,
 			ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<DispatchSharing> dispatchSharing,
-			EndpointCircuits circuits, FlowController flowControl, ObjectProvider<LiveConfiguration> configuration) {
+			EndpointCircuits circuits, FlowController flowControl, ObjectProvider<LiveConfiguration> configuration,
+			ObjectProvider<Tokenizers> tokenizers) {
 		return new InferenceEndpoint(registry, profiles, decisions, saturation, clock, prefixIndex.getIfAvailable(),
 				models.getIfAvailable(() -> List::of), rateLimiter.getIfAvailable(), dispatchSharing.getIfAvailable(),
 				circuits, flowControl, () -> {
 					LiveConfiguration live = configuration.getIfAvailable();
 					return (live != null) ? live.status() : null;
-				});
+				}, tokenizers.getIfAvailable(() -> Tokenizers.NONE));
 	}
 
 	@Bean

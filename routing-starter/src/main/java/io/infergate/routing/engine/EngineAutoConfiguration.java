@@ -60,6 +60,10 @@ import io.infergate.routing.spend.FailoverBudgetStore;
 import io.infergate.routing.spend.MemoryBudgetStore;
 import io.infergate.routing.spend.RedisBudgetStore;
 import io.infergate.routing.spend.UsageProperties;
+import io.infergate.routing.tokenization.HuggingFaceTokenizerType;
+import io.infergate.routing.tokenization.SimulatorTokenizerType;
+import io.infergate.routing.tokenization.TokenizerType;
+import io.infergate.routing.tokenization.Tokenizers;
 
 /**
  * The {@link InferenceEngine} and what it decides with: the configured models, API keys and tenants, and the limits
@@ -77,6 +81,26 @@ public class EngineAutoConfiguration {
 	@Bean
 	ConfiguredModels configuredModels(ModelProperties models, PoolProperties pools) {
 		return new ConfiguredModels(models, pools.pools().keySet());
+	}
+
+	/**
+	 * The models' and pools' tokenizers, loaded once; a missing or invalid file stops startup naming its property.
+	 */
+	@Bean(destroyMethod = "close")
+	Tokenizers tokenizers(ModelProperties models, PoolProperties pools, ObjectProvider<TokenizerType> types) {
+		return Tokenizers.load(models, pools, types.orderedStream().toList());
+	}
+
+	/** {@code tokenizer.type: huggingface}, the default: a model's {@code tokenizer.json} and chat template. */
+	@Bean
+	HuggingFaceTokenizerType huggingFaceTokenizerType() {
+		return new HuggingFaceTokenizerType();
+	}
+
+	/** {@code tokenizer.type: simulator}: the simulated pods' own tokenization (demo mode, the bench). */
+	@Bean
+	SimulatorTokenizerType simulatorTokenizerType() {
+		return new SimulatorTokenizerType();
 	}
 
 	@Bean
@@ -220,10 +244,11 @@ public class EngineAutoConfiguration {
 	 */
 	@Bean
 	InferenceEngine inferenceEngine(ModelCatalog models, RateLimiter limiter, ApiKeys keys,
-			FlowController flowControl, InferenceRouter router,
+			FlowController flowControl, InferenceRouter router, Tokenizers tokenizers,
 			@Value("${infergate.gateway.assumed-max-tokens:" + InferenceEngine.DEFAULT_ASSUMED_MAX_TOKENS
 					+ "}") int assumedMaxTokens) {
-		return new InferenceEngine(models, activeLimiter(keys, limiter), flowControl, router, assumedMaxTokens);
+		return new InferenceEngine(models, activeLimiter(keys, limiter), flowControl, router, assumedMaxTokens,
+				tokenizers);
 	}
 
 	/** {@code limiter} when keys are required or its policy limits anything, else {@code null}: nothing to check. */

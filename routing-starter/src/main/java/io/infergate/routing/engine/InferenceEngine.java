@@ -19,8 +19,14 @@ import io.infergate.routing.model.ModelCatalog;
 import io.infergate.routing.model.ModelRoute;
 import io.infergate.routing.model.StickyBy;
 import io.infergate.routing.openai.InferenceApi;
+import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.openai.PromptTokens;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.request.Settlement;
+import io.infergate.routing.tokenization.RequestTokenizer;
+import io.infergate.routing.tokenization.Tokenizers;
+
 
 /**
  * Every decision about an inference request, behind one facade with no web types. An adapter (the gateway's
@@ -60,12 +66,25 @@ public final class InferenceEngine {
 
 	private final int assumedMaxTokens;
 
+	private final Tokenizers tokenizers;
+
 	/**
 	 * @param limiter the caller's limits, or {@code null} when no limit applies to anyone
 	 * @param assumedMaxTokens tokens a generation is assumed to produce when it sets no {@code max_tokens}
 	 */
 	public InferenceEngine(ModelCatalog models, RateLimiter limiter, FlowController flowControl,
 			InferenceRouter router, int assumedMaxTokens) {
+		this(models, limiter, flowControl, router, assumedMaxTokens, Tokenizers.NONE);
+	}
+
+	/**
+	 * @param limiter the caller's limits, or {@code null} when no limit applies to anyone
+	 * @param assumedMaxTokens tokens a generation is assumed to produce when it sets no {@code max_tokens}
+	 * @param tokenizers the models' and pools' tokenizers, which make their requests' token counts exact
+	 */
+	public InferenceEngine(ModelCatalog models, RateLimiter limiter, FlowController flowControl,
+			InferenceRouter router, int assumedMaxTokens, Tokenizers tokenizers) {
+		this.tokenizers = tokenizers;
 		this.models = models;
 		this.limiter = limiter;
 		this.limitsActive = limiter != null;
@@ -82,6 +101,10 @@ public final class InferenceEngine {
 		return flowControl;
 	}
 
+	public Tokenizers tokenizers() {
+		return tokenizers;
+	}
+
 	/** The models a request for {@code model} tries, in order: itself, then its fallbacks. */
 	public List<String> attemptOrder(String model) {
 		return models.attemptOrder(model);
@@ -90,10 +113,13 @@ public final class InferenceEngine {
 	/**
 	 * Resolves {@code model} (the client's, or a fallback being tried) for a request.
 	 * <p>
-	 * What the later steps are told depends on the API's work: a generation counts its prompt estimate and its
+	 * What the later steps are told depends on the API's work: a generation counts its prompt and its
 	 * {@code max_tokens} (or the assumed default) and carries its prompt for prefix affinity; an encoding
 	 * (embeddings, rerank, score) counts its input and carries no prompt; a tokenizer call counts nothing. Lanes
-	 * compare the same total.
+	 * compare the same total. The prompt's tokens are counted by the model's tokenizer when it (or its pool) has one
+	 * ({@link Tokenizers}), once per request whatever the fallbacks, and the request then carries its token ids;
+	 * else they are estimated. A lane is chosen on the exact count: an estimate picks the tokenizer, the exact count
+	 * the lane.
 	 *
 	 * @param sessionKey the client's session ({@code x-session-id}, else the body's {@code user}), or {@code null}
 	 */
@@ -104,12 +130,11 @@ public final class InferenceEngine {
 				: (parsed.maxTokens() != null) ? parsed.maxTokens() : assumedMaxTokens;
 		long tokens = (long) promptTokens + maxTokens;
 		ModelRoute route;
+		String stickyKey = null;
 		ConfiguredModel configured = models.configured(model);
 		if (configured != null) {
-			route = configured.route(stickyKey(configured.stickyBy(), parsed, caller, sessionKey), tokens);
-			if (route == null) {
-				return new Resolution.NoLaneFits(model, tokens, configured.largestRequestTokens());
-			}
+			stickyKey = stickyKey(configured.stickyBy(), parsed, caller, sessionKey);
+			route = configured.route(stickyKey, tokens);
 		}
 		else {
 			route = models.served(model);
@@ -117,9 +142,32 @@ public final class InferenceEngine {
 				return new Resolution.UnknownModel(model, models.suggestionsFor(model));
 			}
 		}
+		RequestTokenizer tokenizer = (work == InferenceApi.Work.TOKENIZER) ? null
+				: tokenizers.forRoute(model, (route != null) ? route.pool() : null);
+		PromptTokens exact = null;
+		if (tokenizer != null) {
+			try {
+				exact = tokenizer.tokenize(parsed);
+			}
+			catch (InvalidRequestException ex) {
+				return new Resolution.Untokenizable(ex);
+			}
+		}
+		if (exact != null) {
+			promptTokens = exact.count();
+			tokens = (long) promptTokens + maxTokens;
+			if (configured != null && configured.hasLanes()) {
+				route = configured.route(stickyKey, tokens);
+			}
+		}
+		if (route == null) {
+			return new Resolution.NoLaneFits(model, tokens, configured.largestRequestTokens(), exact != null);
+		}
 		String promptText = (work == InferenceApi.Work.GENERATION) ? parsed.promptText() : "";
+		int[] ids = (exact != null && work == InferenceApi.Work.GENERATION) ? exact.ids() : null;
 		return new Resolution.Routed(route, new InferenceRequest(route.model(), route.pool(), route.targetModel(),
-				route.adapter(), promptText, promptTokens, maxTokens, parsed.stream(), sessionKey, caller.priority()));
+				route.adapter(), promptText, promptTokens, maxTokens, parsed.stream(), sessionKey, caller.priority(),
+				new Settlement(), ids, exact != null));
 	}
 
 	/** Counts a fallback taken from {@code model}, for {@code /actuator/inference}. */
@@ -144,8 +192,8 @@ public final class InferenceEngine {
 	}
 
 	/**
-	 * Checks and reserves {@code caller}'s limits for the request's model (its estimated prompt tokens plus its
-	 * {@code max_tokens}) and holds in its hard budgets the most those tokens can cost. Completes with {@code null}
+	 * Checks and reserves {@code caller}'s limits for the request's model (its prompt tokens, exact or estimated, plus
+	 * its {@code max_tokens}) and holds in its hard budgets the most those tokens can cost. Completes with {@code null}
 	 * when no limit or budget applies to anyone.
 	 */
 	public CompletionStage<LimitDecision> limit(Caller caller, InferenceRequest request) {

@@ -3,6 +3,7 @@ package io.infergate.routing.engine;
 import java.util.List;
 
 import io.infergate.routing.model.ModelRoute;
+import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.request.InferenceRequest;
 
 /** What {@link InferenceEngine#resolve} found for the model being tried: a route, or why there is none. */
@@ -18,13 +19,25 @@ public sealed interface Resolution {
 	record UnknownModel(String model, List<String> suggestions) implements Resolution {
 	}
 
-	/** Every lane of {@code model} takes fewer than {@code tokens} (estimated prompt plus {@code max_tokens}). */
-	record NoLaneFits(String model, long tokens, long largestLaneTokens) implements Resolution {
+	/**
+	 * Every lane of {@code model} takes fewer than {@code tokens} (prompt plus {@code max_tokens}); the prompt's
+	 * tokens counted by the model's tokenizer when {@code exact}, else estimated.
+	 */
+	record NoLaneFits(String model, long tokens, long largestLaneTokens, boolean exact) implements Resolution {
+
+		public NoLaneFits(String model, long tokens, long largestLaneTokens) {
+			this(model, tokens, largestLaneTokens, false);
+		}
 
 		/** Why, in words a client reads in its error. */
 		public String reason() {
-			return "about " + tokens + " tokens (estimated prompt plus max_tokens), more than any lane of `" + model
-					+ "` takes (at most " + largestLaneTokens + ")";
+			return (exact ? tokens + " tokens (prompt plus max_tokens)"
+					: "about " + tokens + " tokens (estimated prompt plus max_tokens)") + ", more than any lane of `"
+					+ model + "` takes (at most " + largestLaneTokens + ")";
 		}
+	}
+
+	/** The request's input cannot be tokenized for the model (its chat template rejects the messages). */
+	record Untokenizable(InvalidRequestException problem) implements Resolution {
 	}
 }

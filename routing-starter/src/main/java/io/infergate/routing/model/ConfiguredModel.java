@@ -25,16 +25,22 @@ public final class ConfiguredModel {
 
 	private final Price price;
 
+	private final String tokenizer;
+
 	private List<String> fallbackOrder = List.of();
 
 	private List<String> attemptOrder;
 
 	private final LongAdder fallbacksTaken = new LongAdder();
 
-	/** Exactly one of {@code targets} and {@code lanes} is {@code null}; {@code price} is null when none is set. */
+	/**
+	 * Exactly one of {@code targets} and {@code lanes} is {@code null}; {@code price} is null when none is set;
+	 * {@code tokenizer} is the path of the model's own tokenizer, or null.
+	 */
 	ConfiguredModel(String name, WeightedTargets targets, Lanes lanes, StickyBy stickyBy, List<String> fallbacks,
-			Price price) {
+			Price price, String tokenizer) {
 		this.name = name;
+		this.tokenizer = tokenizer;
 		this.price = price;
 		this.targets = targets;
 		this.lanes = lanes;
@@ -111,6 +117,7 @@ public final class ConfiguredModel {
 
 	public InferenceReport.Model report() {
 		return new InferenceReport.Model(name, (targets != null) ? targets.report() : List.of(),
-				(lanes != null) ? lanes.report() : List.of(), stickyBy.configName(), fallbacks, fallbacksTaken.sum());
+				(lanes != null) ? lanes.report() : List.of(), stickyBy.configName(), fallbacks, fallbacksTaken.sum(),
+				tokenizer);
 	}
 }

@@ -133,7 +133,8 @@ public final class ConfiguredModels implements ConfigurationCheck {
 			return null;
 		}
 		StickyBy stickyBy = (model.stickyBy() != null) ? model.stickyBy() : StickyBy.NONE;
-		return new ConfiguredModel(name, targets, lanes, stickyBy, model.fallbacks(), model.price());
+		return new ConfiguredModel(name, targets, lanes, stickyBy, model.fallbacks(), model.price(),
+				(model.tokenizer() != null) ? model.tokenizer().path() : null);
 	}
 
 	private static WeightedTargets buildTargets(String name, String at,

@@ -9,11 +9,13 @@ import java.util.Map;
 import jakarta.validation.Valid;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 import io.infergate.routing.limits.Limits;
 import io.infergate.routing.spend.Price;
+import io.infergate.routing.tokenization.TokenizerSettings;
 
 /**
  * Model names clients may use, {@code infergate.models.<name>}. Each routes in one of three forms:
@@ -72,11 +74,20 @@ public record ModelProperties(@Valid Map<String, Model> models) {
 	 * @param fallbacks Other model names, tried in order when this one cannot serve a request before its first byte.
 	 * @param lanes Pools chosen by the request's estimated tokens, instead of {@code pool}; the first that fits wins.
 	 * @param price What the model's tokens cost, per million, for spend; unset: its requests cost 0.
+	 * @param tokenizer The model's own tokenizer and chat template, for exact token counts; unset: its pool's, else
+	 * the estimate.
 	 */
 	public record Model(String pool, String targetModel, String adapter, Limits limits,
 			@Valid List<WeightedTarget> targets, @DefaultValue("none") StickyBy stickyBy, List<String> fallbacks,
-			@Valid List<Lane> lanes, @Valid Price price) implements Target {
+			@Valid List<Lane> lanes, @Valid Price price, TokenizerSettings tokenizer) implements Target {
 
+		/** A model without a tokenizer of its own. */
+		public Model(String pool, String targetModel, String adapter, Limits limits, List<WeightedTarget> targets,
+				StickyBy stickyBy, List<String> fallbacks, List<Lane> lanes, Price price) {
+			this(pool, targetModel, adapter, limits, targets, stickyBy, fallbacks, lanes, price, null);
+		}
+
+		@ConstructorBinding
 		public Model {
 			targets = unmodifiable(targets);
 			stickyBy = (stickyBy != null) ? stickyBy : StickyBy.NONE;

@@ -121,7 +121,7 @@ public final class OpenAiRequestParser {
 		}
 		Integer limit = (maxCompletionTokens != null) ? maxCompletionTokens : maxTokens;
 		return new ParsedRequest(model, modelStart, modelEnd, stream, limit, input.promptText(), input.tokens(), user,
-				streamOptions, priority);
+				streamOptions, priority, new PromptSource(body, api));
 	}
 
 	/** Reads {@code name} into the input when it is one of the API's input fields, else skips it. */

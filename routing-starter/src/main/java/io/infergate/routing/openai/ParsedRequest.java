@@ -16,15 +16,25 @@ package io.infergate.routing.openai;
  * @param streamOptions what {@code stream_options} says about usage
  * @param priority the {@code priority} value, in Infergate's convention (larger is more important; it only ever
  * lowers the caller's), or {@code null} when absent
+ * @param source the body's input, for exact tokens once the model's tokenizer is known; {@code null} when the
+ * request was not read from a body (the bench harness)
  */
 public record ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
-		String promptText, int inputTokens, String user, StreamOptions streamOptions, Integer priority) {
+		String promptText, int inputTokens, String user, StreamOptions streamOptions, Integer priority,
+		PromptSource source) {
+
+	/** A request not read from a body. */
+	public ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
+			String promptText, int inputTokens, String user, StreamOptions streamOptions, Integer priority) {
+		this(model, modelValueStart, modelValueEnd, stream, maxTokens, promptText, inputTokens, user, streamOptions,
+				priority, null);
+	}
 
 	/** A request without a {@code priority}. */
 	public ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
 			String promptText, int inputTokens, String user, StreamOptions streamOptions) {
 		this(model, modelValueStart, modelValueEnd, stream, maxTokens, promptText, inputTokens, user, streamOptions,
-				null);
+				null, null);
 	}
 
 	/** Whether the client asked for the final usage chunk of a stream, {@code stream_options.include_usage}. */

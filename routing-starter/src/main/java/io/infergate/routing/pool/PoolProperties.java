@@ -16,8 +16,11 @@ import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
+
+import io.infergate.routing.tokenization.TokenizerSettings;
 
 /**
  * The model-server pools, {@code infergate.pools.<name>.*}. A pool's name is the service id the gateway routes to
@@ -65,20 +68,31 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 	 * @param enginePriority How the pool's engine reads a request's {@code priority}: {@code none} (nothing is
 	 * forwarded), {@code vllm} or {@code sglang} (the request's priority is written into the body in that engine's
 	 * convention); see {@link EnginePriority}.
+	 * @param tokenizer The tokenizer and chat template of the models the pool serves, for exact token counts (a
+	 * model may give its own); unset: token counts are estimated.
 	 */
 	public record Pool(@DefaultValue("vllm") @NotNull EngineType engine, List<URI> endpoints,
 			String discoveryServiceId, @DefaultValue("5s") @NotNull Duration discoveryRefreshInterval,
 			String profile, @DefaultValue("fail-close") @NotNull FailureMode failureMode,
 			@DefaultValue @Valid @NotNull Scrape scrape, @DefaultValue @Valid @NotNull KvEvents kvEvents,
 			String upstreamApiKey, @DefaultValue @Valid @NotNull Timeouts timeouts,
-			@DefaultValue("none") @NotNull EnginePriority enginePriority) {
+			@DefaultValue("none") @NotNull EnginePriority enginePriority, TokenizerSettings tokenizer) {
 
+		@ConstructorBinding
 		public Pool {
 			endpoints = (endpoints != null) ? Collections.unmodifiableList(new ArrayList<>(endpoints)) : List.of();
 			scrape = (scrape != null) ? scrape : Scrape.defaults();
 			kvEvents = (kvEvents != null) ? kvEvents : KvEvents.defaults();
 			timeouts = (timeouts != null) ? timeouts : new Timeouts(null, null);
 			enginePriority = (enginePriority != null) ? enginePriority : EnginePriority.NONE;
+		}
+
+		/** A pool without a tokenizer. */
+		public Pool(EngineType engine, List<URI> endpoints, String discoveryServiceId,
+				Duration discoveryRefreshInterval, String profile, FailureMode failureMode, Scrape scrape,
+				KvEvents kvEvents, String upstreamApiKey, Timeouts timeouts, EnginePriority enginePriority) {
+			this(engine, endpoints, discoveryServiceId, discoveryRefreshInterval, profile, failureMode, scrape,
+					kvEvents, upstreamApiKey, timeouts, enginePriority, null);
 		}
 
 		/** The components, with the upstream credential masked. */
@@ -88,13 +102,13 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 					+ ", discoveryRefreshInterval=" + discoveryRefreshInterval + ", profile=" + profile
 					+ ", failureMode=" + failureMode + ", scrape=" + scrape + ", kvEvents=" + kvEvents
 					+ ", upstreamApiKey=" + ((upstreamApiKey != null) ? "******" : null) + ", timeouts=" + timeouts
-					+ ", enginePriority=" + enginePriority + "]";
+					+ ", enginePriority=" + enginePriority + ", tokenizer=" + tokenizer + "]";
 		}
 
 		/** This pool with its engine told the priority as {@code convention} says. */
 		public Pool withEnginePriority(EnginePriority convention) {
 			return new Pool(engine, endpoints, discoveryServiceId, discoveryRefreshInterval, profile, failureMode,
-					scrape, kvEvents, upstreamApiKey, timeouts, convention);
+					scrape, kvEvents, upstreamApiKey, timeouts, convention, tokenizer);
 		}
 
 		/**
@@ -106,7 +120,7 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 			boolean sameSource = (!endpoints.isEmpty() && !next.endpoints().isEmpty()) || endpoints.equals(next.endpoints());
 			return sameSource && new Pool(engine, next.endpoints(), discoveryServiceId, discoveryRefreshInterval,
 					next.profile(), next.failureMode(), scrape, kvEvents, next.upstreamApiKey(), next.timeouts(),
-					enginePriority)
+					enginePriority, tokenizer)
 				.equals(next);
 		}
 

@@ -17,14 +17,18 @@ import io.infergate.routing.pool.EndpointLifecycleListener;
 import io.infergate.routing.pool.EndpointPool;
 
 /**
- * Which KV blocks each endpoint's engine holds, by the engine's own block hashes, as its KV-cache events report them:
- * the engine's truth, where {@link PrefixIndex} is the gateway's guess from its own dispatches.
+ * Which KV blocks each endpoint's engine holds, as its KV-cache events report them: the engine's truth, where
+ * {@link PrefixIndex} is the gateway's guess from its own dispatches. Blocks are keyed by the gateway's own hash of
+ * their token ids ({@link TokenBlockKeys}), never by the engine's block hashes, so any engine that publishes
+ * {@code token_ids} matches a prompt tokenized by the model's tokenizer, whatever hash function it uses.
  * <ul>
- * <li><b>Updates</b> ({@link #apply}): {@code BlockStored} adds its hashes to the endpoint, {@code BlockRemoved}
- * takes them away, {@code AllBlocksCleared} empties it, and so does {@link #clear} when the endpoint's event stream
- * can no longer vouch for what it held. The last {@code block_size} an endpoint reported is kept
- * ({@link #blockSize}).</li>
- * <li><b>Bound.</b> At most {@code capacity-per-endpoint} hashes per endpoint; past it the least recently stored go
+ * <li><b>Updates</b> ({@link #apply}): {@code BlockStored} keys each block from its parent's key (the chain's root
+ * for a prompt's first block, the adapter's own root under LoRA) and its token ids, adds the keys to the endpoint and
+ * remembers engine hash → key ({@link EngineHashKeys}); a stored chain whose parent hash was never seen cannot be
+ * keyed and is left out. {@code BlockRemoved} finds the keys of the engine's hashes and takes them away,
+ * {@code AllBlocksCleared} empties it, and so does {@link #clear} when the endpoint's event stream can no longer
+ * vouch for what it held. The last {@code block_size} an endpoint reported is kept ({@link #blockSize}).</li>
+ * <li><b>Bound.</b> At most {@code capacity-per-endpoint} blocks (and engine hashes) per endpoint; past it the least recently stored go
  * first. An engine never holds more blocks than it has, so the bound only bites when removals were missed.</li>
  * <li><b>Match</b> ({@link #matchedBlocks}): an endpoint's match is its leading run of a prompt's block hashes, from
  * block 0 to the first it lacks. Engine sets need not be prefix-closed (a parent may be evicted before a child a
@@ -32,8 +36,8 @@ import io.infergate.routing.pool.EndpointPool;
  * one table probe per block up to the longest match, whatever the number of candidates.</li>
  * </ul>
  * Thread-safe: one writer per endpoint at a time (its event stream), any number of readers; lookups take no lock in
- * the common case. A hash 0 is stored and looked up as 1 (0 marks an empty slot in the table), on both sides alike.
- * Memory: about 24 bytes per endpoint-block for the endpoints' tables plus, shared, 8 + 8·⌈endpoints/64⌉ bytes per
+ * the common case. Memory: about 24 bytes per endpoint-block for the endpoints' tables, 16 to 32 for the engine
+ * hashes, plus, shared, 8 + 8·⌈endpoints/64⌉ bytes per
  * distinct block over the table's load (3/8 to 3/4); {@link #stats()} reports the estimate.
  */
 public final class EngineBlockIndex implements EndpointLifecycleListener {
@@ -71,17 +75,29 @@ public final class EngineBlockIndex implements EndpointLifecycleListener {
 
 	public void apply(EndpointId endpoint, KvCacheEvent event) {
 		if (event instanceof BlockStored stored) {
-			if (stored.blockHashes().length == 0 || stored.blockSize() < 1) {
+			int count = stored.blockHashes().length;
+			int blockSize = stored.blockSize();
+			if (count == 0 || blockSize < 1 || stored.tokenIds().length < (long) count * blockSize) {
 				return;
 			}
 			EngineBlocks engine = engine(endpoint);
-			engine.blockSize = stored.blockSize();
-			long[] hashes = stored.blockHashes().clone();
-			for (int i = 0; i < hashes.length; i++) {
-				hashes[i] = key(hashes[i]);
+			engine.blockSize = blockSize;
+			long[] keys = new long[count];
+			synchronized (engine) {
+				long parent = (stored.parentBlockHash() == null) ? TokenBlockKeys.root(stored.loraName())
+						: engine.keys.get(stored.parentBlockHash());
+				if (parent == 0) {
+					// the parent was never seen (events missed, or evicted from the map): the chain cannot be keyed
+					return;
+				}
+				for (int i = 0; i < count; i++) {
+					parent = TokenBlockKeys.next(parent, stored.tokenIds(), i * blockSize, blockSize);
+					keys[i] = parent;
+					engine.keys.put(stored.blockHashes()[i], parent);
+				}
 			}
-			int evicted = engine.blocks.record(new PrefixHashes(hashes), table);
-			storedBlocks.add(hashes.length);
+			int evicted = engine.blocks.record(new PrefixHashes(keys), table);
+			storedBlocks.add(count);
 			if (evicted > 0) {
 				evictedBlocks.add(evicted);
 			}
@@ -90,7 +106,11 @@ public final class EngineBlockIndex implements EndpointLifecycleListener {
 			EngineBlocks engine = endpoints.get(endpoint);
 			if (engine != null) {
 				for (long hash : removed.blockHashes()) {
-					if (engine.blocks.remove(key(hash), table)) {
+					long key;
+					synchronized (engine) {
+						key = engine.keys.remove(hash);
+					}
+					if (key != 0 && engine.blocks.remove(key, table)) {
 						removedBlocks.increment();
 					}
 				}
@@ -106,6 +126,9 @@ public final class EngineBlockIndex implements EndpointLifecycleListener {
 		EngineBlocks engine = endpoints.get(endpoint);
 		if (engine != null) {
 			engine.blocks.clear(table);
+			synchronized (engine) {
+				engine.keys.clear();
+			}
 			clears.increment();
 		}
 	}
@@ -141,10 +164,10 @@ public final class EngineBlockIndex implements EndpointLifecycleListener {
 	}
 
 	/**
-	 * Each candidate's leading run of {@code hashes[0..count)}: the blocks it holds from block 0 up to the first it
-	 * lacks, by candidate index.
+	 * Each candidate's leading run of {@code keys[0..count)} ({@link TokenBlockKeys} of a prompt's token ids): the
+	 * blocks it holds from block 0 up to the first it lacks, by candidate index.
 	 */
-	public int[] matchedBlocks(long[] hashes, int count, List<Endpoint> candidates) {
+	public int[] matchedBlocks(long[] keys, int count, List<Endpoint> candidates) {
 		int n = candidates.size();
 		int[] matched = new int[n];
 		if (count == 0 || n == 0 || endpoints.isEmpty()) {
@@ -171,7 +194,7 @@ public final class EngineBlockIndex implements EndpointLifecycleListener {
 		int[] matchBySlot = new int[words * 64];
 		int block = 0;
 		while (block < count) {
-			boolean any = table.intersectHolders(key(hashes[block]), sets, 0, sets, words, words);
+			boolean any = table.intersectHolders(keys[block], sets, 0, sets, words, words);
 			for (int w = 0; w < words; w++) {
 				for (long lost = sets[w] & ~sets[words + w]; lost != 0; lost &= lost - 1) {
 					matchBySlot[(w << 6) + Long.numberOfTrailingZeros(lost)] = block;
@@ -203,7 +226,7 @@ public final class EngineBlockIndex implements EndpointLifecycleListener {
 			EndpointBlocks blocks = entry.getValue().blocks;
 			blocksPerEndpoint.put(entry.getKey().toString(), blocks.size());
 			memoryBytes += blocks.memoryBytes() + MemoryEstimate.objectBytes(4) + MemoryEstimate.objectBytes(2)
-					+ MemoryEstimate.objectBytes(2);
+					+ MemoryEstimate.objectBytes(2) + entry.getValue().keys.memoryBytes();
 		}
 		return new EngineBlockIndexStats(properties.capacityPerEndpoint(), table.entries(), blocksPerEndpoint,
 				memoryBytes, storedBlocks.sum(), removedBlocks.sum(), clears.sum(), evictedBlocks.sum());
@@ -213,25 +236,27 @@ public final class EngineBlockIndex implements EndpointLifecycleListener {
 		EngineBlocks engine = endpoints.get(endpoint);
 		if (engine == null) {
 			engine = endpoints.computeIfAbsent(endpoint, (id) -> new EngineBlocks(
-					new EndpointBlocks(id, slots.acquire(), properties.capacityPerEndpoint())));
+					new EndpointBlocks(id, slots.acquire(), properties.capacityPerEndpoint()),
+					new EngineHashKeys(properties.capacityPerEndpoint())));
 		}
 		return engine;
 	}
 
-	/** The table's key for an engine hash: 0 marks an empty slot there. */
-	private static long key(long hash) {
-		return (hash != 0) ? hash : 1;
-	}
-
-	/** One endpoint's blocks and the block size its engine reports. */
+	/**
+	 * One endpoint's blocks (by the gateway's keys), its engine's hashes mapped to those keys, and the block size its
+	 * engine reports.
+	 */
 	private static final class EngineBlocks {
 
 		final EndpointBlocks blocks;
 
+		final EngineHashKeys keys;
+
 		volatile int blockSize;
 
-		EngineBlocks(EndpointBlocks blocks) {
+		EngineBlocks(EndpointBlocks blocks, EngineHashKeys keys) {
 			this.blocks = blocks;
+			this.keys = keys;
 		}
 	}
 }

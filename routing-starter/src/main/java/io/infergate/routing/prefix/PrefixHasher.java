@@ -3,6 +3,7 @@ package io.infergate.routing.prefix;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;
+import java.nio.IntBuffer;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
@@ -87,6 +88,29 @@ public final class PrefixHasher {
 		return new PrefixHashes(hashes);
 	}
 
+	/**
+	 * The chained hashes of a prompt given as its token ids (its model's tokenizer counted them), in blocks of
+	 * {@code blockSizeTokens} tokens, up to {@code maxBlocks}: as {@link #hash(String, String, String)} with
+	 * {@code XXH3(block i)} over the block's ids as little-endian 32-bit integers.
+	 */
+	public PrefixHashes hashTokens(String targetModel, String adapter, int[] tokens, int blockSizeTokens) {
+		int blocks = Math.min(tokens.length / blockSizeTokens, maxBlocks);
+		if (blocks == 0) {
+			return PrefixHashes.NONE;
+		}
+		long[] hashes = new long[blocks];
+		Scratch buffers = scratch.get();
+		int blockBytes = blockSizeTokens * 4;
+		byte[] bytes = buffers.tokenBytes(blockBytes);
+		long parent = seed(targetModel, adapter);
+		for (int b = 0; b < blocks; b++) {
+			buffers.loadTokens(tokens, b * blockSizeTokens, blockSizeTokens);
+			parent = nonZero(XXH3.hashLongLongToLong(parent, XXH3.hashBytesToLong(bytes, 0, blockBytes)));
+			hashes[b] = parent;
+		}
+		return new PrefixHashes(hashes);
+	}
+
 	/** h(−1): what block 0 chains from, so different models or adapters never share a block. */
 	public static long seed(String targetModel, String adapter) {
 		return XXH3.hashLongLongToLong(XXH3.hashCharsToLong(emptyIfNull(targetModel)),
@@ -101,7 +125,10 @@ public final class PrefixHasher {
 		return (hash != 0) ? hash : 1;
 	}
 
-	/** One thread's buffers: a chunk of the prompt as chars, and the same chunk as UTF-16LE bytes. */
+	/**
+	 * One thread's buffers: a chunk of the prompt as chars, and the same chunk as UTF-16LE bytes; one block of token
+	 * ids as little-endian bytes.
+	 */
 	private static final class Scratch {
 
 		final char[] chars;
@@ -109,6 +136,23 @@ public final class PrefixHasher {
 		final ByteBuffer bytes;
 
 		final CharBuffer bytesAsChars;
+
+		ByteBuffer tokens = ByteBuffer.allocate(0);
+
+		IntBuffer tokensAsInts = tokens.asIntBuffer();
+
+		byte[] tokenBytes(int blockBytes) {
+			if (tokens.capacity() < blockBytes) {
+				tokens = ByteBuffer.allocate(blockBytes).order(ByteOrder.LITTLE_ENDIAN);
+				tokensAsInts = tokens.asIntBuffer();
+			}
+			return tokens.array();
+		}
+
+		void loadTokens(int[] ids, int start, int length) {
+			tokensAsInts.clear();
+			tokensAsInts.put(ids, start, length);
+		}
 
 		Scratch(int chunkChars) {
 			this.chars = new char[chunkChars];

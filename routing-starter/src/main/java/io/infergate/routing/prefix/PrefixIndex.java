@@ -91,9 +91,23 @@ public final class PrefixIndex implements DispatchListener, EndpointLifecycleLis
 		return properties.blockSizeChars();
 	}
 
-	/** The request's block hashes, without a cycle. */
+	/**
+	 * The request's block hashes, without a cycle: over its token ids in blocks of
+	 * {@link #blockSizeTokens()} when its model's tokenizer gave them, else over its prompt text in blocks of
+	 * {@code block-size-chars}.
+	 */
 	public PrefixHashes hash(InferenceRequest request) {
-		return hasher.hash(request.targetModel(), request.adapter(), request.promptText());
+		int[] tokens = request.promptTokenIds();
+		return (tokens != null) ? hasher.hashTokens(request.targetModel(), request.adapter(), tokens, blockSizeTokens())
+				: hasher.hash(request.targetModel(), request.adapter(), request.promptText());
+	}
+
+	/**
+	 * Tokens per block when a prompt comes with token ids: {@code block-size-chars} / 4 (16 by default, vLLM's
+	 * default block size), at least 1.
+	 */
+	public int blockSizeTokens() {
+		return Math.max(1, properties.blockSizeChars() / InferenceRequest.CHARS_PER_TOKEN);
 	}
 
 	/** The request's block hashes, computed on the cycle's first call and shared by every later one. */

@@ -11,17 +11,29 @@ package io.infergate.routing.request;
  * @param adapter the LoRA adapter, or {@code null} for the base model
  * @param promptText the prompt as one string for prefix hashing: chat messages joined with role markers, or the
  * completion prompt
- * @param estimatedPromptTokens prompt characters / 4 (token ids one each); the input of an embedding, rerank or
- * score request, whose prompt text is empty; 0 for a tokenizer call
+ * @param estimatedPromptTokens the prompt's tokens: exact (its model's tokenizer counted them) when
+ * {@link #exactTokens()}, else estimated as characters / 4 (token ids one each); the input of an embedding, rerank
+ * or score request, whose prompt text is empty; 0 for a tokenizer call
  * @param maxTokens the request's {@code max_tokens}/{@code max_completion_tokens}, or the gateway's default
  * @param stream whether the client asked for SSE
  * @param sessionKey {@code x-session-id}, or the body's {@code user}, or {@code null}
  * @param priority larger is more important; 0 by default
  * @param settlement what it used and cost, once its response ended
+ * @param promptTokenIds the prompt's token ids as its model's tokenizer gives them (chat template applied), or
+ * {@code null} when the model has no tokenizer or the request holds several prompts
+ * @param exactTokens whether {@code estimatedPromptTokens} was counted by the model's tokenizer
  */
 public record InferenceRequest(String requestedModel, String pool, String targetModel, String adapter,
 		String promptText, int estimatedPromptTokens, int maxTokens, boolean stream, String sessionKey,
-		int priority, Settlement settlement) {
+		int priority, Settlement settlement, int[] promptTokenIds, boolean exactTokens) {
+
+	/** A request whose prompt tokens are estimated. */
+	public InferenceRequest(String requestedModel, String pool, String targetModel, String adapter, String promptText,
+			int estimatedPromptTokens, int maxTokens, boolean stream, String sessionKey, int priority,
+			Settlement settlement) {
+		this(requestedModel, pool, targetModel, adapter, promptText, estimatedPromptTokens, maxTokens, stream,
+				sessionKey, priority, settlement, null, false);
+	}
 
 	/** A request whose settlement is yet to come. */
 	public InferenceRequest(String requestedModel, String pool, String targetModel, String adapter, String promptText,

@@ -1,7 +1,5 @@
 package io.infergate.routing.tokenization;
 
-import io.infergate.routing.request.InferenceRequest;
-
 /**
  * {@code model-server-sim}'s tokenization, reproduced from the gateway's prompt text: the same algorithm, pinned
  * equal to the simulator's own classes by {@code SimulatorTokenizationTests}.
@@ -16,7 +14,7 @@ import io.infergate.routing.request.InferenceRequest;
  * is full. No allocation. A completion prompt given as token ids reaches the gateway as text, so it is tokenized as
  * text and matches nothing.
  */
-public final class SimulatorPromptTokenizer implements PromptTokenizer {
+public final class SimulatorPromptTokenizer {
 
 	/** Starts a chat message in the gateway's prompt text; the role follows. */
 	public static final char MESSAGE_SEPARATOR = '\u001e';
@@ -32,9 +30,19 @@ public final class SimulatorPromptTokenizer implements PromptTokenizer {
 
 	private static final String GENERATION_PROMPT = "<|assistant|>\n";
 
-	@Override
-	public int tokenize(InferenceRequest request, int[] tokens) {
-		String text = request.promptText();
+	/** The most tokens {@code text} can have once rendered: a size for {@link #tokenize}'s output. */
+	public static int maxTokens(String text) {
+		// each message grows by 3 characters at most (RS role US → <|role|>\n … \n), and a message takes 2 at least
+		long rendered = text.length() + 3L * (text.length() / 2 + 1) + GENERATION_PROMPT.length();
+		return (int) Math.min(Integer.MAX_VALUE - 8, (rendered + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN);
+	}
+
+	/**
+	 * Writes the first token ids of the prompt {@code text} (the gateway's prompt text) to {@code tokens}, at most
+	 * {@code tokens.length} of them.
+	 * @return how many were written
+	 */
+	public int tokenize(String text, int[] tokens) {
 		Tokens out = new Tokens(tokens);
 		if (text == null || text.isEmpty()) {
 			return 0;

@@ -16,6 +16,7 @@ import io.infergate.kvevents.KvEventBatch;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.prefix.EngineBlockIndexProperties;
+import io.infergate.routing.prefix.TokenBlockKeys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,8 +49,17 @@ class KvEventSubscriberTests {
 		return new KvEventBatch(1.0, List.of(events), 0);
 	}
 
-	private static BlockStored stored(long... hashes) {
-		return new BlockStored(hashes, null, new int[16 * hashes.length], 16, null, "GPU", null, null);
+	/** A chain from the root of blocks {@code labels}, named so by the engine, block n holding 16 tokens of id n. */
+	private static BlockStored stored(long... labels) {
+		return new BlockStored(labels, null, tokens(labels), 16, null, "GPU", null, null);
+	}
+
+	private static int[] tokens(long... labels) {
+		int[] tokens = new int[16 * labels.length];
+		for (int i = 0; i < tokens.length; i++) {
+			tokens[i] = (int) labels[i / 16];
+		}
+		return tokens;
 	}
 
 	private void subscribe(Duration staleAfter) {
@@ -74,8 +84,11 @@ class KvEventSubscriberTests {
 		return subscriber.status().get(0);
 	}
 
-	private int matched(long... hashes) {
-		return index.matchedBlocks(hashes, hashes.length, List.of(pod))[0];
+	/** The leading blocks the pod holds of a prompt made of the blocks {@code labels}. */
+	private int matched(long... labels) {
+		long[] keys = new long[labels.length];
+		TokenBlockKeys.keys(tokens(labels), 16 * labels.length, 16, null, keys);
+		return index.matchedBlocks(keys, keys.length, List.of(pod))[0];
 	}
 
 	@Test

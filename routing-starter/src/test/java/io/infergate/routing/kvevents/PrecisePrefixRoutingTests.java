@@ -4,6 +4,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,14 +18,23 @@ import io.infergate.routing.RoutingOutcome;
 import io.infergate.routing.autoconfigure.RoutingAutoConfiguration;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
+import io.infergate.routing.openai.InferenceApi;
+import io.infergate.routing.openai.OpenAiRequestParser;
+import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.openai.PromptTokens;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.EngineBlockIndex;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.request.Settlement;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
+import io.infergate.routing.tokenization.HuggingFaceRequestTokenizer;
+import io.infergate.routing.tokenization.SimulatorRequestTokenizer;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.SimulatorConfig;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
+import io.infergate.sim.engine.PromptEncoder;
+import io.infergate.tokenizers.ModelTokenizer;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -37,7 +48,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * End to end in a Spring context: simulated vLLM pods publish their KV-cache events over ZeroMQ, the routing starter
  * subscribes, a request served by one pod shows up in the engine block index, and a request repeating its prefix is
- * scored towards that pod and routed there by the shipped {@code precise} profile.
+ * scored towards that pod and routed there by the shipped {@code precise} profile: with the simulator's stand-in
+ * tokenization, and with a real tokenizer on both sides.
  */
 class PrecisePrefixRoutingTests {
 
@@ -58,7 +70,33 @@ class PrecisePrefixRoutingTests {
 
 	@Test
 	void aRepeatedPrefixIsRoutedToThePodWhoseEngineReportsItCached() throws Exception {
-		List<String> args = new ArrayList<>(List.of("--infergate.pools.llama.profile=precise",
+		start(PromptEncoder.standIn(), "--infergate.pools.llama.tokenizer.type=simulator");
+
+		assertRoutedToThePodThatServedThePrefix((question) -> {
+			String prompt = "\u001esystem\u001f" + SYSTEM + "\u001euser\u001f" + question;
+			return new SimulatorRequestTokenizer()
+				.tokenize(new ParsedRequest("llama", 0, 0, false, 16, prompt, 1, null, null));
+		});
+	}
+
+	/**
+	 * The same with the model's real tokenizer on both sides: the pods tokenize with Qwen3's tokenizer and chat
+	 * template and publish those token ids, and the gateway tokenizes the request's body with the same files.
+	 */
+	@Test
+	void aRepeatedPrefixIsRoutedByRealTokenIds() throws Exception {
+		Path qwen3 = Path.of(System.getProperty("infergate.test.tokenizers"), "tokenizer-qwen3", "models");
+		start(PromptEncoder.load(qwen3, null), "--infergate.pools.llama.tokenizer.path=" + qwen3);
+		HuggingFaceRequestTokenizer tokenizer = new HuggingFaceRequestTokenizer(ModelTokenizer.load(qwen3, null));
+
+		assertRoutedToThePodThatServedThePrefix((question) -> tokenizer.tokenize(
+				new OpenAiRequestParser().parse(chatBody(SYSTEM, question).getBytes(StandardCharsets.UTF_8),
+						InferenceApi.CHAT_COMPLETIONS)));
+		tokenizer.close();
+	}
+
+	private void start(PromptEncoder encoder, String tokenizerProperty) {
+		List<String> args = new ArrayList<>(List.of("--infergate.pools.llama.profile=precise", tokenizerProperty,
 				"--infergate.pools.llama.kv-events.enabled=true", "--infergate.pools.llama.scrape.interval=20ms",
 				"--infergate.scheduling.saturation.staleness-threshold=5s"));
 		StringBuilder endpoints = new StringBuilder();
@@ -67,6 +105,7 @@ class PrecisePrefixRoutingTests {
 				.engine(EngineConfig.builder().perfProfile(PerfProfile.ZERO).build())
 				.kvEventsPort(0)
 				.kvEventsReplayPort(0)
+				.promptEncoder(encoder)
 				.build()).start();
 			pods.add(pod);
 			endpoints.append((i > 0) ? "," : "").append(pod.baseUrl());
@@ -79,6 +118,9 @@ class PrecisePrefixRoutingTests {
 		args.add("--infergate.pools.llama.endpoints=" + endpoints);
 		context = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.run(args.toArray(String[]::new));
+	}
+
+	private void assertRoutedToThePodThatServedThePrefix(PromptOf promptOf) throws Exception {
 		EndpointRegistry registry = context.getBean(EndpointRegistry.class);
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> registry.pool("llama").endpoints().size() == 3
@@ -98,13 +140,22 @@ class PrecisePrefixRoutingTests {
 			chat(cached, chatBody("An unrelated prompt. ".repeat(20), "nudge"));
 			return false;
 		});
+		PromptTokens tokens = promptOf.tokens("And the second one?");
 		InferenceRouter router = context.getBean(InferenceRouter.class);
-		RoutingOutcome outcome = router.route(request("And the second one?"), List.of());
+		RoutingOutcome outcome = router.route(new InferenceRequest("llama", "llama", "llama", null, "",
+				tokens.count(), 16, false, null, 0, new Settlement(), tokens.ids(), true), List.of());
 
 		assertThat(outcome.hasEndpoint()).isTrue();
 		assertThat(outcome.chosen().id()).isEqualTo(cachedId);
 		assertThat(context.getBean(KvEventSubscriptions.class).status()).hasSize(3)
 			.allSatisfy((stream) -> assertThat(stream.lostHistories()).isZero());
+	}
+
+	/** The token ids the gateway gives the request asking {@code question} after the shared system prompt. */
+	@FunctionalInterface
+	private interface PromptOf {
+
+		PromptTokens tokens(String question) throws Exception;
 	}
 
 	private static HttpResponse<String> chat(SimulatedModelServer pod, String body) throws Exception {
@@ -118,13 +169,6 @@ class PrecisePrefixRoutingTests {
 	private static String chatBody(String system, String question) {
 		return "{\"model\":\"llama\",\"max_tokens\":1,\"messages\":[{\"role\":\"system\",\"content\":\"" + system
 				+ "\"},{\"role\":\"user\",\"content\":\"" + question + "\"}]}";
-	}
-
-	/** The request as the gateway builds it from the same messages. */
-	private static InferenceRequest request(String question) {
-		String prompt = "\u001esystem\u001f" + SYSTEM + "\u001euser\u001f" + question;
-		return new InferenceRequest("llama", "llama", "llama", null, prompt,
-				InferenceRequest.estimateTokens(prompt.length()), 16, false, null, 0);
 	}
 
 	@SpringBootConfiguration

@@ -164,6 +164,7 @@ final class LocalCluster implements AutoCloseable {
 				"--infergate.pools." + Replay.POOL + ".endpoints=" + String.join(",", pods.stream().map(URI::toString)
 					.toList()),
 				"--infergate.pools." + Replay.POOL + ".profile=" + policy.profile(),
+				"--infergate.pools." + Replay.POOL + ".tokenizer.type=simulator",
 				"--infergate.pools." + Replay.POOL + ".scrape.interval=" + modelMillis(Replay.SCRAPE_INTERVAL_MICROS / 1000,
 						timeScale),
 				"--infergate.scheduling.saturation.staleness-threshold=" + modelMillis(200, timeScale),

@@ -67,7 +67,9 @@ final class RoutingContext implements AutoCloseable {
 	static RoutingContext start(VirtualClock clock, EndpointRegistry registry, PrefixCacheOracle oracle,
 			RandomGenerator random, Boolean flowControl, Map<String, String> hostProperties) {
 		List<PropertySource<?>> profiles = new ArrayList<>(benchProfiles());
-		List<String> properties = new ArrayList<>(List.of("logging.level.root=warn", "spring.jmx.enabled=false"));
+		// the simulated pods tokenize as the simulator does: every profile, precise too, counts their tokens exactly
+		List<String> properties = new ArrayList<>(List.of("logging.level.root=warn", "spring.jmx.enabled=false",
+				"infergate.pools." + Replay.POOL + ".tokenizer.type=simulator"));
 		if (flowControl != null) {
 			properties.add("infergate.flow-control.enabled=" + flowControl);
 		}

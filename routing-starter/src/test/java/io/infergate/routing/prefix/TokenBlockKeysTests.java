@@ -1,0 +1,53 @@
+package io.infergate.routing.prefix;
+
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Keys chain from the parent and the block's tokens only, per adapter. */
+class TokenBlockKeysTests {
+
+	private static final int[] TOKENS = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+
+	@Test
+	void equalPrefixesHaveEqualKeysAndADifferentBlockChangesEveryKeyFromIt() {
+		long[] keys = keys(TOKENS, null);
+		int[] changed = TOKENS.clone();
+		changed[5] = 99;
+		long[] other = keys(changed, null);
+
+		assertThat(keys).hasSize(3).doesNotContain(0L);
+		assertThat(other[0]).isEqualTo(keys[0]);
+		assertThat(other[1]).isNotEqualTo(keys[1]);
+		assertThat(other[2]).isNotEqualTo(keys[2]);
+	}
+
+	@Test
+	void aBlockIsKeyedFromItsParentAsInOneRun() {
+		long[] keys = keys(TOKENS, "sql");
+		long parent = TokenBlockKeys.next(TokenBlockKeys.root("sql"), TOKENS, 0, 4);
+
+		assertThat(TokenBlockKeys.next(parent, TOKENS, 4, 4)).isEqualTo(keys[1]);
+	}
+
+	@Test
+	void adaptersAndTheBaseModelNeverShareABlock() {
+		assertThat(keys(TOKENS, "sql")[0]).isNotEqualTo(keys(TOKENS, null)[0]).isNotEqualTo(keys(TOKENS, "chat")[0]);
+		assertThat(keys(TOKENS, "")).containsExactly(keys(TOKENS, null));
+	}
+
+	@Test
+	void onlyFullBlocksAreKeyedUpToTheOutputsLength() {
+		long[] two = new long[2];
+		assertThat(TokenBlockKeys.keys(TOKENS, 11, 4, null, new long[8])).isEqualTo(2);
+		assertThat(TokenBlockKeys.keys(TOKENS, 12, 4, null, two)).isEqualTo(2);
+		assertThat(two).containsExactly(Arrays.copyOf(keys(TOKENS, null), 2));
+	}
+
+	private static long[] keys(int[] tokens, String adapter) {
+		long[] keys = new long[tokens.length];
+		return Arrays.copyOf(keys, TokenBlockKeys.keys(tokens, tokens.length, 4, adapter, keys));
+	}
+}
