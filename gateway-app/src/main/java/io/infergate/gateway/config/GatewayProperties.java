@@ -24,6 +24,10 @@ import org.springframework.validation.annotation.Validated;
  * @param forwardedHeaders The request headers a model server receives; every other header the client sends stays at
  * the gateway. {@code Authorization} is the pool's {@code upstream-api-key}, never the client's.
  * @param maxRequestHeaders Most header fields a request may have; more get 431.
+ * @param inlineTokenizationLimit With a model's tokenizer configured, request bodies up to this size are tokenized
+ * on the event loop that read them; larger ones on the tokenizer's own threads ({@code infergate-tokenizer}, one per
+ * core), so that a long prompt (2 to 3 µs a token) never holds up the connections the loop serves. 0B: always on the
+ * tokenizer's threads.
  */
 @Validated
 @ConfigurationProperties(GatewayProperties.PREFIX)
@@ -32,7 +36,8 @@ public record GatewayProperties(@DefaultValue("16MB") @NotNull DataSize maxBodyS
 		@DefaultValue("30s") @NotNull Duration servedModelsRefreshInterval, @DefaultValue("1") @Min(0) int retries,
 		@DefaultValue({ "content-type", "content-length", "accept", "user-agent", "x-request-id", "traceparent",
 				"tracestate", "baggage" }) @NotNull List<String> forwardedHeaders,
-		@DefaultValue("100") @Min(1) int maxRequestHeaders) {
+		@DefaultValue("100") @Min(1) int maxRequestHeaders,
+		@DefaultValue("0B") @NotNull DataSize inlineTokenizationLimit) {
 
 	public static final String PREFIX = "infergate.gateway";
 }

@@ -171,7 +171,8 @@ public class InferenceRoute {
 				steps.filter(new AuthorizeModelFilter(keys), AUTHORIZE_MODEL);
 				when(gateway.servedByHeaders(), steps, new ServedByFilter(), SERVED_BY);
 				steps.filter(new ModelFallbackFilter(engine), MODEL_FALLBACK);
-				steps.filter(new ResolveModelFilter(engine), RESOLVE_MODEL);
+				steps.filter(new ResolveModelFilter(engine, gateway.inlineTokenizationLimit().toBytes()),
+						RESOLVE_MODEL);
 				// always on the route: a configuration reload may add limits; without any it passes straight on
 				steps.filter(new LimitsFilter(engine), LIMITS);
 				steps.filter(new FlowControlFilter(engine), FLOW_CONTROL);

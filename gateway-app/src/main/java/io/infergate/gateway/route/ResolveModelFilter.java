@@ -38,8 +38,16 @@ public class ResolveModelFilter implements GatewayFilter {
 
 	private final InferenceEngine engine;
 
+	private final long inlineTokenizationLimit;
+
 	public ResolveModelFilter(InferenceEngine engine) {
+		this(engine, 0);
+	}
+
+	/** @param inlineTokenizationLimit bodies up to this many bytes are tokenized on the event loop */
+	public ResolveModelFilter(InferenceEngine engine, long inlineTokenizationLimit) {
 		this.engine = engine;
+		this.inlineTokenizationLimit = inlineTokenizationLimit;
 	}
 
 	@Override
@@ -50,7 +58,7 @@ public class ResolveModelFilter implements GatewayFilter {
 		String model = (fallbacks != null) ? fallbacks.current() : parsed.model();
 		String sessionKey = sessionKey(exchange.getRequest(), parsed);
 		if (parsed.source() != null && context.api().work() != InferenceApi.Work.TOKENIZER
-				&& engine.tokenizers().anyCostly()) {
+				&& context.body().length > inlineTokenizationLimit && engine.tokenizers().anyCostly()) {
 			// a real tokenizer takes 2 to 3 µs a token: milliseconds a prompt, not for the loop serving connections
 			Mono<Resolution> resolved = Mono
 				.fromCallable(() -> engine.resolve(model, parsed, context.api().work(), context.caller(), sessionKey))
