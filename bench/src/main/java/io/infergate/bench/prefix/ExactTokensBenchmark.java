@@ -39,16 +39,7 @@ import io.infergate.routing.request.Settlement;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
-import io.infergate.routing.scheduling.SchedulingProfile.WeightedScorer;
 import io.infergate.routing.scheduling.SchedulingResult;
-import io.infergate.routing.scheduling.filter.ReadyFilter;
-import io.infergate.routing.scheduling.filter.SaturationFilter;
-import io.infergate.routing.scheduling.picker.MaxScorePicker;
-import io.infergate.routing.scheduling.saturation.SaturationDetector;
-import io.infergate.routing.scheduling.saturation.SaturationProperties;
-import io.infergate.routing.scheduling.scorer.MetricScorer;
-import io.infergate.routing.scheduling.scorer.PrecisePrefixScorer;
-import io.infergate.routing.scheduling.scorer.PrefixCacheScorer;
 import io.infergate.tokenizers.ModelTokenizer;
 
 /**
@@ -138,18 +129,8 @@ public class ExactTokensBenchmark {
 		SplittableRandom setup = new SplittableRandom(42);
 		EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndexProperties.defaults());
 		PrefixIndex prefixIndex = new PrefixIndex(PrefixIndexProperties.defaults());
-		SaturationDetector detector = new SaturationDetector(SaturationProperties.defaults());
-		precise = new SchedulingProfile("precise", List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
-						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
-						new WeightedScorer(new PrecisePrefixScorer(engineBlocks), 3)),
-				new MaxScorePicker());
-		approximate = new SchedulingProfile("default",
-				List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
-						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
-						new WeightedScorer(new PrefixCacheScorer(prefixIndex), 3)),
-				new MaxScorePicker());
+		precise = PrecisePrefixBenchmark.preciseProfile(engineBlocks);
+		approximate = PrecisePrefixBenchmark.approximateProfile(prefixIndex);
 		pool = PrefixBenchmark.pool(setup);
 		int[] ids = new PromptSource(body, InferenceApi.CHAT_COMPLETIONS).exactTokens(model).ids();
 		long[] hashes = new long[ids.length / BLOCK_SIZE];

@@ -24,6 +24,7 @@ import io.infergate.routing.prefix.EngineBlockIndexProperties;
 import io.infergate.routing.prefix.PrefixIndex;
 import io.infergate.routing.prefix.PrefixIndexProperties;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.scheduling.EndpointScorer;
 import io.infergate.routing.scheduling.Scheduler;
 import io.infergate.routing.scheduling.SchedulingCycle;
 import io.infergate.routing.scheduling.SchedulingProfile;
@@ -102,18 +103,8 @@ public class PrecisePrefixBenchmark {
 		SplittableRandom setup = new SplittableRandom(42);
 		EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndexProperties.defaults());
 		PrefixIndex prefixIndex = new PrefixIndex(PrefixIndexProperties.defaults());
-		SaturationDetector detector = new SaturationDetector(SaturationProperties.defaults());
-		precise = new SchedulingProfile("precise", List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
-						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
-						new WeightedScorer(new PrecisePrefixScorer(engineBlocks), 3)),
-				new MaxScorePicker());
-		approximate = new SchedulingProfile("default",
-				List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
-				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
-						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
-						new WeightedScorer(new PrefixCacheScorer(prefixIndex), 3)),
-				new MaxScorePicker());
+		precise = preciseProfile(engineBlocks);
+		approximate = approximateProfile(prefixIndex);
 		pool = PrefixBenchmark.pool(setup);
 
 		String system = PrefixBenchmark.text(setup, 4_096);
@@ -131,6 +122,25 @@ public class PrecisePrefixBenchmark {
 					pool.get(setup.nextInt(ENDPOINTS)));
 		}
 		random = new SplittableRandom(7);
+	}
+
+	/** {@code precise}'s filters and weights with the given engine block index. */
+	static SchedulingProfile preciseProfile(EngineBlockIndex engineBlocks) {
+		return profile("precise", new PrecisePrefixScorer(engineBlocks));
+	}
+
+	/** {@code llm-d}'s filters and weights (the approximate prefix index), named {@code default} here. */
+	static SchedulingProfile approximateProfile(PrefixIndex prefixIndex) {
+		return profile("default", new PrefixCacheScorer(prefixIndex));
+	}
+
+	private static SchedulingProfile profile(String name, EndpointScorer prefixScorer) {
+		SaturationDetector detector = new SaturationDetector(SaturationProperties.defaults());
+		return new SchedulingProfile(name, List.of(new ReadyFilter(detector), new SaturationFilter(detector)),
+				List.of(new WeightedScorer(MetricScorer.predefined(MetricScorer.QUEUE), 2),
+						new WeightedScorer(MetricScorer.predefined(MetricScorer.KV_CACHE), 2),
+						new WeightedScorer(prefixScorer, 3)),
+				new MaxScorePicker());
 	}
 
 	/** Records the prompt on the endpoint in both indexes: as its engine would report it, and as a dispatch. */

@@ -5,6 +5,7 @@ import java.util.List;
 import org.springframework.http.HttpStatus;
 
 import io.infergate.gateway.observe.JsonText;
+import io.infergate.routing.openai.InvalidRequestException;
 
 /**
  * An error in the OpenAI shape, {@code {"error":{"message","type","param","code"}}}, with its HTTP status.
@@ -23,6 +24,12 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 
 	public static OpenAiError invalidJson(String message) {
 		return new OpenAiError(HttpStatus.BAD_REQUEST, message, "invalid_request_error", null, "invalid_json");
+	}
+
+	/** 400 for a body that is not a valid request: {@link #invalidJson} when it is not JSON, else the field's. */
+	public static OpenAiError invalidRequest(InvalidRequestException problem) {
+		return problem.isMalformedJson() ? invalidJson(problem.getMessage())
+				: badRequest(problem.getMessage(), problem.param());
 	}
 
 	/** Client input in error messages (model names, paths) is cut to this many characters. */

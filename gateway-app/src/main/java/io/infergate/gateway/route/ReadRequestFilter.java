@@ -67,9 +67,7 @@ public class ReadRequestFilter implements GatewayFilter {
 			parsed = parser.parse(body, context.api());
 		}
 		catch (InvalidRequestException ex) {
-			OpenAiError error = ex.isMalformedJson() ? OpenAiError.invalidJson(ex.getMessage())
-					: OpenAiError.badRequest(ex.getMessage(), ex.param());
-			return OpenAiErrorResponses.write(exchange, error);
+			return OpenAiErrorResponses.write(exchange, OpenAiError.invalidRequest(ex));
 		}
 		context.read(body, parsed);
 		if (parsed.priority() != null) {

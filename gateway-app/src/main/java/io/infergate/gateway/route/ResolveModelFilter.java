@@ -16,7 +16,6 @@ import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.engine.Resolution;
 import io.infergate.routing.openai.InferenceApi;
-import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.openai.ParsedRequest;
 
 /**
@@ -90,10 +89,7 @@ public class ResolveModelFilter implements GatewayFilter {
 					OpenAiError.tooManyTokens("The request needs " + noLane.reason() + "."));
 		}
 		if (resolution instanceof Resolution.Untokenizable untokenizable) {
-			InvalidRequestException problem = untokenizable.problem();
-			return OpenAiErrorResponses.write(exchange, problem.isMalformedJson()
-					? OpenAiError.invalidJson(problem.getMessage())
-					: OpenAiError.badRequest(problem.getMessage(), problem.param()));
+			return OpenAiErrorResponses.write(exchange, OpenAiError.invalidRequest(untokenizable.problem()));
 		}
 		Resolution.UnknownModel unknown = (Resolution.UnknownModel) resolution;
 		return OpenAiErrorResponses.write(exchange, OpenAiError.unknownModel(unknown.model(), unknown.suggestions()));

@@ -126,8 +126,15 @@ public final class PromptSource {
 		}
 		int count = 0;
 		for (Object item : items) {
-			count += (item instanceof String text) ? tokenizer.encodePrompt(text).length
-					: (item instanceof List<?> ids) ? tokenIds(ids, field).length : invalid(field);
+			if (item instanceof String text) {
+				count += tokenizer.encodePrompt(text).length;
+			}
+			else if (item instanceof List<?> ids) {
+				count += tokenIds(ids, field).length;
+			}
+			else {
+				throw invalid(field);
+			}
 		}
 		return PromptTokens.counted(count);
 	}
@@ -136,15 +143,15 @@ public final class PromptSource {
 		int[] tokens = new int[ids.size()];
 		for (int i = 0; i < tokens.length; i++) {
 			if (!(ids.get(i) instanceof Number id)) {
-				return new int[invalid(field)];
+				throw invalid(field);
 			}
 			tokens[i] = id.intValue();
 		}
 		return tokens;
 	}
 
-	private static int invalid(String field) throws InvalidRequestException {
-		throw InvalidRequestException.field(field, "`" + field + "` must be a string, an array of strings, an "
+	private static InvalidRequestException invalid(String field) {
+		return InvalidRequestException.field(field, "`" + field + "` must be a string, an array of strings, an "
 				+ "array of token ids or an array of such arrays.");
 	}
 }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 import io.infergate.routing.config.InvalidConfigurationException;
@@ -27,11 +28,14 @@ public final class Tokenizers implements AutoCloseable {
 
 	private final List<RequestTokenizer> created;
 
+	private final boolean anyCostly;
+
 	private Tokenizers(Map<String, RequestTokenizer> byModel, Map<String, RequestTokenizer> byPool,
 			List<RequestTokenizer> created) {
 		this.byModel = byModel;
 		this.byPool = byPool;
 		this.created = created;
+		this.anyCostly = created.stream().anyMatch(RequestTokenizer::costly);
 	}
 
 	/**
@@ -59,11 +63,11 @@ public final class Tokenizers implements AutoCloseable {
 		return created.isEmpty() ? NONE : new Tokenizers(byModel, byPool, created);
 	}
 
-	private static java.util.Optional<RequestTokenizer> create(String property, TokenizerSettings settings,
+	private static Optional<RequestTokenizer> create(String property, TokenizerSettings settings,
 			Map<String, TokenizerType> types, Map<TokenizerSettings, RequestTokenizer> distinct,
 			List<String> problems) {
 		if (settings == null) {
-			return java.util.Optional.empty();
+			return Optional.empty();
 		}
 		RequestTokenizer tokenizer = distinct.get(settings);
 		if (tokenizer == null) {
@@ -71,7 +75,7 @@ public final class Tokenizers implements AutoCloseable {
 			if (type == null) {
 				problems.add(property + ".type: unknown type '" + settings.typeName() + "'; the types are "
 						+ types.keySet());
-				return java.util.Optional.empty();
+				return Optional.empty();
 			}
 			try {
 				tokenizer = type.create(settings);
@@ -80,11 +84,11 @@ public final class Tokenizers implements AutoCloseable {
 				String message = ex.getMessage();
 				boolean named = message.startsWith("path: ") || message.startsWith("chat-template: ");
 				problems.add(property + (named ? "." + message : ": " + message));
-				return java.util.Optional.empty();
+				return Optional.empty();
 			}
 			distinct.put(settings, tokenizer);
 		}
-		return java.util.Optional.of(tokenizer);
+		return Optional.of(tokenizer);
 	}
 
 	/** The tokenizer of {@code model} served by {@code pool}: the model's own, else the pool's, else {@code null}. */
@@ -105,7 +109,7 @@ public final class Tokenizers implements AutoCloseable {
 
 	/** Whether any model or pool has a tokenizer whose work belongs off the event loops. */
 	public boolean anyCostly() {
-		return created.stream().anyMatch(RequestTokenizer::costly);
+		return anyCostly;
 	}
 
 	@Override
