@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -132,13 +133,15 @@ class DashboardReplayTests {
 					+ "{\"prefix-cache\": 0}}, {\"profile\": \"round-robin\"}]}");
 			assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
 			long id = JSON.readTree(started.body()).path("id").asLong();
-			assertThat(await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
-				.until(() -> replayProcess().isPresent() || !JSON.readTree(Http.getAsAdmin(GatewayContexts
-					.managementUrl(gateway, "/admin/api/replay/runs/" + id)).body()).path("state").asString()
-					.matches("reading|replaying"), (seen) -> seen))
-				.isTrue();
-			assertThat(replayProcess()).as("the run replays in a process of its own: %s", Http.getAsAdmin(
-					GatewayContexts.managementUrl(gateway, "/admin/api/replay/runs/" + id)).body()).isPresent();
+			// a handle kept from the first sight: while chrt executes java, /proc shows the process's command line empty
+			AtomicReference<ProcessHandle> worker = new AtomicReference<>();
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+				replayProcess().ifPresent(worker::set);
+				return worker.get() != null || !JSON.readTree(Http.getAsAdmin(GatewayContexts.managementUrl(gateway,
+						"/admin/api/replay/runs/" + id)).body()).path("state").asString().matches("reading|replaying");
+			});
+			assertThat(worker.get()).as("the run replays in a process of its own: %s", Http.getAsAdmin(
+					GatewayContexts.managementUrl(gateway, "/admin/api/replay/runs/" + id)).body()).isNotNull();
 
 			JsonNode run = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
 				.until(() -> JSON.readTree(Http.getAsAdmin(GatewayContexts.managementUrl(gateway,
@@ -182,7 +185,7 @@ class DashboardReplayTests {
 					""");
 			assertThat(run.path("choices").get(1).path("yaml").asString()).contains("prefix-cache: 0\n");
 			assertThat(root.getLevel()).as("the gateway's logging is its own").isEqualTo(rootLevel);
-			await().atMost(Duration.ofSeconds(10)).until(() -> replayProcess().isEmpty());
+			await().atMost(Duration.ofSeconds(10)).until(() -> !worker.get().isAlive());
 		}
 		finally {
 			gateway.close();
