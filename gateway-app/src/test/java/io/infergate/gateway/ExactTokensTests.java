@@ -4,12 +4,16 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -18,6 +22,7 @@ import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.support.TestTokenizers;
 import io.infergate.routing.auth.ApiKeyHash;
+import io.infergate.routing.tokenization.TokenizerCacheMeters;
 import io.infergate.sim.SimulatorConfig;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
@@ -40,6 +45,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"infergate.models.qwen.pool=q", "infergate.models.qwen.target-model=qwen",
 				"infergate.models.one-over.target-model=qwen", "infergate.models.just-fits.target-model=qwen" })
 class ExactTokensTests extends SimulatedPods {
+
+	@Autowired
+	private MeterRegistry meters;
 
 	private static final String ROOMY = "sk-roomy-0123456789";
 
@@ -84,6 +92,11 @@ class ExactTokensTests extends SimulatedPods {
 		registry.add("infergate.models.just-fits.lanes[0].max-tokens", () -> needed);
 		registry.add("infergate.models.just-fits.lanes[0].pool", () -> "short");
 		registry.add("infergate.models.just-fits.lanes[1].pool", () -> "long");
+		for (int turn = 0; turn < 3; turn++) {
+			int key = turn;
+			registry.add("infergate.auth.keys.turn" + key + ".sha256", () -> ApiKeyHash.sha256Hex(turnKey(key)));
+			registry.add("infergate.auth.keys.turn" + key + ".limits.tpm", () -> 1_000_000);
+		}
 		// a model's own tokenizer is used even when its lanes' pools have one
 		registry.add("infergate.models.just-fits.tokenizer.path", () -> tokenizer);
 	}
@@ -108,6 +121,41 @@ class ExactTokensTests extends SimulatedPods {
 		long reserved = 1_000_000 - remaining;
 		int engineCount = json(response).path("usage").path("prompt_tokens").asInt();
 		assertThat(reserved - MAX_TOKENS).isEqualTo(engineCount).isEqualTo(promptTokens);
+	}
+
+	/**
+	 * A conversation's later turns repeat its earlier ones: those stretches come from the tokenizer's cache, and every
+	 * turn's count is still the engine's (a key per turn, each bucket full when its turn comes).
+	 */
+	@Test
+	void aConversationsRepeatedTurnsComeFromTheCacheAndStillCountAsTheEngineCounts() {
+		FunctionCounter hits = meters.get(TokenizerCacheMeters.LOOKUPS)
+			.tag("tokenizer", TestTokenizers.qwen3().resolve(ModelTokenizer.TOKENIZER_FILE).toString())
+			.tag("result", "hit")
+			.functionCounter();
+		double hitsBefore = hits.count();
+		List<Map<String, String>> conversation = new ArrayList<>();
+		conversation.add(Map.of("role", "system", "content", "You answer in one word, in a language of your choice."));
+		for (int turn = 0; turn < 3; turn++) {
+			conversation.add(Map.of("role", "user", "content", "Question " + turn + ": what is "
+					+ "the colour of the sky ".repeat(turn + 1) + "in Tokyo? 東京の空"));
+			HttpResponse<String> response = send(turnKey(turn), JsonMapper.builder()
+				.build()
+				.writeValueAsString(Map.of("model", "qwen", "max_tokens", MAX_TOKENS, "messages", conversation)));
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+			long reserved = 1_000_000
+					- Long.parseLong(response.headers().firstValue("x-ratelimit-remaining-tokens").orElseThrow());
+			assertThat(reserved - MAX_TOKENS).as("turn %d", turn)
+				.isEqualTo(json(response).path("usage").path("prompt_tokens").asLong());
+			conversation.add(Map.of("role", "assistant", "content", json(response).path("choices").path(0)
+				.path("message").path("content").asString()));
+		}
+		// turn 1 repeats the system prompt and turn 0's question; turn 2 those, turn 1's question and both answers
+		assertThat(hits.count() - hitsBefore).isGreaterThanOrEqualTo(2 + 5);
+	}
+
+	private static String turnKey(int turn) {
+		return "sk-turn" + turn + "-0123456789";
 	}
 
 	/**

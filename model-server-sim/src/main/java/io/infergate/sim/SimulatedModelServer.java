@@ -121,8 +121,10 @@ public final class SimulatedModelServer implements AutoCloseable {
 		server.createContext("/v1/score", new ScoringHandler(false, model, this.engine, encoder, this.faults));
 		List<String> adapters = this.config.engine().loraModules();
 		int maxModelLen = this.config.engine().maxModelLen();
-		server.createContext("/tokenize", new TokenizerHandler(true, model, adapters, maxModelLen, encoder));
-		server.createContext("/detokenize", new TokenizerHandler(false, model, adapters, maxModelLen, encoder));
+		if (this.config.engineFlavor().servesTokenizerEndpoints()) {
+			server.createContext("/tokenize", new TokenizerHandler(true, model, adapters, maxModelLen, encoder));
+			server.createContext("/detokenize", new TokenizerHandler(false, model, adapters, maxModelLen, encoder));
+		}
 		server.createContext("/v1/models", new ModelsHandler(model, adapters, maxModelLen));
 		MetricsHandler metrics = new MetricsHandler(this.config.engineFlavor(), model, this.engine, this.faults);
 		server.createContext("/metrics", metrics);

@@ -14,6 +14,7 @@ import io.infergate.routing.RoutingOutcome.Status;
 import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.pool.EndpointPool;
+import io.infergate.routing.pool.EngineType;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.FailureMode;
 import io.infergate.routing.request.InferenceRequest;
@@ -70,6 +71,12 @@ public final class InferenceRouter {
 	 * Routes {@code request} within its pool, never to an endpoint in {@code excluded} (those the request already
 	 * failed on).
 	 */
+	/** The engine {@code pool} runs, or {@code null} for a pool it does not know. */
+	public EngineType engineOf(String pool) {
+		EndpointPool found = registry.pool(pool);
+		return (found != null) ? found.engine() : null;
+	}
+
 	public RoutingOutcome route(InferenceRequest request, Collection<EndpointId> excluded) {
 		EndpointPool pool = registry.pool(request.pool());
 		if (pool == null) {

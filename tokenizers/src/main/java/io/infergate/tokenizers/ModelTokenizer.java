@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,13 @@ import tools.jackson.databind.json.JsonMapper;
  * post-processor's BOS, for example), as vLLM tokenizes a {@code /v1/completions} prompt.</li>
  * </ul>
  * Text holding lone UTF-16 surrogates (which JSON can carry as {@code \ud800}) is tokenized with each replaced by
- * U+FFFD. Thread-safe; one instance per tokenizer file, held for the application's life.
+ * U+FFFD.
+ * <p>
+ * A rendered chat is encoded a stretch at a time: the text between two of the tokenizer's added tokens
+ * ({@code <|im_start|>}, {@code <|eot_id|>}, …), which the library encodes on its own whatever surrounds it (see
+ * {@link AddedTokens}), so the stretches a chat repeats (its system prompt, the turns before the last) are looked up
+ * in a cache of recent stretches instead of encoded again ({@link #load(Path, Path, long)}). The ids are those of the
+ * whole text encoded at once. Thread-safe; one instance per tokenizer file, held for the application's life.
  */
 public final class ModelTokenizer implements AutoCloseable {
 
@@ -44,6 +51,9 @@ public final class ModelTokenizer implements AutoCloseable {
 
 	/** Newer exports keep the chat template in a file of its own beside the tokenizer. */
 	public static final String TEMPLATE_FILE = "chat_template.jinja";
+
+	/** How much memory a tokenizer's cache of encoded stretches holds by default: 16 MiB. */
+	public static final long DEFAULT_CACHE_BYTES = 16L << 20;
 
 	private static final ObjectMapper JSON = JsonMapper.builder().build();
 
@@ -58,12 +68,27 @@ public final class ModelTokenizer implements AutoCloseable {
 
 	private final Map<String, Object> specialTokens;
 
+	private final AddedTokens addedTokens;
+
+	private final StretchCache cache;
+
 	private ModelTokenizer(Path file, HuggingFaceTokenizer tokenizer, ChatTemplate chatTemplate,
-			Map<String, Object> specialTokens) {
+			Map<String, Object> specialTokens, AddedTokens addedTokens, long cacheBytes) {
 		this.file = file;
 		this.tokenizer = tokenizer;
 		this.chatTemplate = chatTemplate;
 		this.specialTokens = specialTokens;
+		this.addedTokens = addedTokens;
+		this.cache = new StretchCache(addedTokens.splittable() ? cacheBytes : 0);
+	}
+
+	/**
+	 * Loads a tokenizer with a cache of {@link #DEFAULT_CACHE_BYTES}.
+	 *
+	 * @see #load(Path, Path, long)
+	 */
+	public static ModelTokenizer load(Path path, Path chatTemplateFile) {
+		return load(path, chatTemplateFile, DEFAULT_CACHE_BYTES);
 	}
 
 	/**
@@ -71,9 +96,11 @@ public final class ModelTokenizer implements AutoCloseable {
 	 *
 	 * @param path a {@code tokenizer.json}, or the directory holding it
 	 * @param chatTemplateFile a Jinja chat template to use instead of the one beside the tokenizer, or {@code null}
+	 * @param cacheBytes about how much memory the cache of encoded stretches of chats may hold; 0: no cache (a
+	 * tokenizer whose added tokens take the text around them has none either)
 	 * @throws TokenizerException when a file is missing, unreadable or invalid; the message says which and why
 	 */
-	public static ModelTokenizer load(Path path, Path chatTemplateFile) {
+	public static ModelTokenizer load(Path path, Path chatTemplateFile, long cacheBytes) {
 		Path file = Files.isDirectory(path) ? path.resolve(TOKENIZER_FILE) : path;
 		if (!Files.isRegularFile(file)) {
 			throw new TokenizerException("no tokenizer file at " + file);
@@ -89,7 +116,15 @@ public final class ModelTokenizer implements AutoCloseable {
 		catch (IOException | RuntimeException ex) {
 			throw new TokenizerException("cannot load " + file + ": " + firstLine(ex));
 		}
-		return new ModelTokenizer(file, tokenizer, template, specialTokens(config));
+		AddedTokens added;
+		try {
+			added = AddedTokens.read(JSON, file);
+		}
+		catch (TokenizerException ex) {
+			tokenizer.close();
+			throw ex;
+		}
+		return new ModelTokenizer(file, tokenizer, template, specialTokens(config), added, cacheBytes);
 	}
 
 	/** The tokenizer file this was loaded from. */
@@ -110,7 +145,96 @@ public final class ModelTokenizer implements AutoCloseable {
 	 * @throws TokenizerException when the tokenizer has no chat template or the template fails on these messages
 	 */
 	public int[] encodeChat(List<?> messages, List<?> tools, Map<String, ?> templateArguments) {
-		return encode(renderChat(messages, tools, templateArguments, true), false);
+		return encodeRendered(renderChat(messages, tools, templateArguments, true));
+	}
+
+	/**
+	 * The token ids of a rendered chat, without added special tokens: {@link #encode encode(text, false)}, a stretch
+	 * at a time through the cache when there is one.
+	 */
+	public int[] encodeRendered(String text) {
+		if (!cache.enabled()) {
+			return encode(text, false);
+		}
+		String clean = Utf16.withoutLoneSurrogates(text);
+		Ids ids = new Ids(Math.max(16, clean.length() / 3));
+		addedTokens.split(clean, new AddedTokens.Pieces() {
+
+			@Override
+			public void stretch(int start, int end) {
+				String stretch = clean.substring(start, end);
+				int[] known = cache.get(stretch);
+				if (known == null) {
+					known = encodeNative(stretch, false);
+					cache.put(stretch, known);
+				}
+				ids.add(known);
+			}
+
+			@Override
+			public void added(int id) {
+				ids.add(id);
+			}
+		});
+		return ids.toArray();
+	}
+
+	/**
+	 * {@link #encodeChat}'s ids when every stretch of the rendered chat is in the cache (the template rendered, then
+	 * lookups only, nothing encoded), else {@code null}: a caller that must not wait for the library (an event loop)
+	 * tries this first.
+	 *
+	 * @throws TokenizerException as {@link #encodeChat} does
+	 */
+	public int[] encodeChatIfCached(List<?> messages, List<?> tools, Map<String, ?> templateArguments) {
+		if (!cache.enabled()) {
+			return null;
+		}
+		String clean = Utf16.withoutLoneSurrogates(renderChat(messages, tools, templateArguments, true));
+		Ids ids = new Ids(Math.max(16, clean.length() / 3));
+		boolean[] missed = new boolean[1];
+		int[] found = new int[1];
+		addedTokens.split(clean, new AddedTokens.Pieces() {
+
+			@Override
+			public void stretch(int start, int end) {
+				int[] known = missed[0] ? null : cache.peek(clean.substring(start, end));
+				if (known == null) {
+					missed[0] = true;
+				}
+				else {
+					ids.add(known);
+					found[0]++;
+				}
+			}
+
+			@Override
+			public void added(int id) {
+				ids.add(id);
+			}
+		});
+		if (missed[0]) {
+			return null;
+		}
+		cache.countHits(found[0]);
+		return ids.toArray();
+	}
+
+	/** What the cache of encoded stretches has done, for the gateway's metrics. */
+	public CacheStatistics cacheStatistics() {
+		long[] counts = cache.counts();
+		return new CacheStatistics(cache.enabled(), counts[0], counts[1], cache.heldBytes());
+	}
+
+	/**
+	 * The cache of encoded stretches of chats.
+	 *
+	 * @param enabled whether there is one
+	 * @param hits stretches found in it
+	 * @param misses stretches encoded
+	 * @param heldBytes about how much memory it holds
+	 */
+	public record CacheStatistics(boolean enabled, long hits, long misses, long heldBytes) {
 	}
 
 	/** The chat template's rendering of a conversation, the text {@link #encodeChat} tokenizes. */
@@ -144,8 +268,11 @@ public final class ModelTokenizer implements AutoCloseable {
 	 * {@code encode} also copies out every token's text, offsets and masks, a fifth of the time on an 8k-token prompt.
 	 */
 	public int[] encode(String text, boolean addSpecialTokens) {
-		long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), Utf16.withoutLoneSurrogates(text),
-				addSpecialTokens);
+		return encodeNative(Utf16.withoutLoneSurrogates(text), addSpecialTokens);
+	}
+
+	private int[] encodeNative(String text, boolean addSpecialTokens) {
+		long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), text, addSpecialTokens);
 		long[] ids;
 		try {
 			ids = TokenizersLibrary.LIB.getTokenIds(encoding);
@@ -160,13 +287,33 @@ public final class ModelTokenizer implements AutoCloseable {
 		return tokens;
 	}
 
+	/**
+	 * The tokens of {@code text} as the vocabulary writes them ({@code "Ġworld"} for " world" in a byte-level
+	 * vocabulary), as vLLM's {@code /tokenize} answers {@code token_strs}.
+	 */
+	public String[] tokenStrings(String text, boolean addSpecialTokens) {
+		long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), Utf16.withoutLoneSurrogates(text),
+				addSpecialTokens);
+		try {
+			return TokenizersLibrary.LIB.getTokens(encoding);
+		}
+		finally {
+			TokenizersLibrary.LIB.deleteEncoding(encoding);
+		}
+	}
+
 	/** The text of token ids, special tokens kept. */
 	public String decode(int[] tokens) {
 		long[] ids = new long[tokens.length];
 		for (int i = 0; i < tokens.length; i++) {
 			ids[i] = tokens[i];
 		}
-		return tokenizer.decode(ids, false);
+		try {
+			return tokenizer.decode(ids, false);
+		}
+		catch (RuntimeException ex) {
+			throw new TokenizerException("cannot decode the ids: " + firstLine(ex));
+		}
 	}
 
 	@Override
@@ -177,6 +324,37 @@ public final class ModelTokenizer implements AutoCloseable {
 	@Override
 	public String toString() {
 		return "ModelTokenizer[" + file + "]";
+	}
+
+	/** A growing list of ids. */
+	private static final class Ids {
+
+		private int[] ids;
+
+		private int size;
+
+		Ids(int capacity) {
+			ids = new int[capacity];
+		}
+
+		void add(int id) {
+			if (size == ids.length) {
+				ids = Arrays.copyOf(ids, size * 2);
+			}
+			ids[size++] = id;
+		}
+
+		void add(int[] more) {
+			if (size + more.length > ids.length) {
+				ids = Arrays.copyOf(ids, Math.max(size * 2, size + more.length));
+			}
+			System.arraycopy(more, 0, ids, size, more.length);
+			size += more.length;
+		}
+
+		int[] toArray() {
+			return (size == ids.length) ? ids : Arrays.copyOf(ids, size);
+		}
 	}
 
 	private static JsonNode readConfig(Path config) {

@@ -55,10 +55,11 @@ import io.infergate.tokenizers.ModelTokenizer;
  * <li>{@code decideExact}: that, then the {@code precise} profile's decision over 100 endpoints (3 hold the prompt
  * in the engine block index): the whole decision with exact tokens;</li>
  * <li>{@code decideEstimated}: the {@code default} profile's decision over the same endpoints without a tokenizer:
- * its prefix index hashes the prompt's characters.</li>
+ * its prefix index hashes the prompt's characters;</li>
+ * <li>{@code renderShortChat}: the chat template alone on gateway-compare.sh's short chat.</li>
  * </ul>
  * <pre>
- * java -jar bench/target/routing-bench.jar ExactTokensBenchmark -p tokenizer=DIR
+ * java -jar bench/target/routing-bench.jar ExactTokensBenchmark -p tokenizer=DIR [-p promptTokens=0 -p cache=true]
  * </pre>
  */
 @State(Scope.Thread)
@@ -76,9 +77,24 @@ public class ExactTokensBenchmark {
 
 	private static final int BLOCK_SIZE = 16;
 
+	private static final String SHORT_SYSTEM = "You are a helpful assistant.";
+
+	private static final String SHORT_USER = "Name three prime numbers.";
+
+	private List<Map<String, String>> messagesOnly;
+
 	@Param("")
 	public String tokenizer;
 
+	/**
+	 * Whether the tokenizer caches encoded stretches of chats. Every iteration sends the same body, so with the cache
+	 * {@code exactTokens} and {@code decideExact} find every stretch in it: what a repeated system prompt or an earlier
+	 * turn costs. Without it they encode everything, as for text never seen before.
+	 */
+	@Param({ "false", "true" })
+	public boolean cache;
+
+	/** About this many tokens in one user message; 0: gateway-compare.sh's short chat (a system and a user message). */
 	@Param({ "1024", "8192", "32768" })
 	public int promptTokens;
 
@@ -111,20 +127,33 @@ public class ExactTokensBenchmark {
 		Path file = Files.isDirectory(directory) ? directory.resolve(ModelTokenizer.TOKENIZER_FILE) : directory;
 		library = HuggingFaceTokenizer.newInstance(file, Map.of("addSpecialTokens", "false", "truncation", "false",
 				"padding", "false"));
-		model = ModelTokenizer.load(directory, null);
-		SplittableRandom words = new SplittableRandom(42);
-		StringBuilder text = new StringBuilder();
-		while (model.encode(text.toString(), false).length < promptTokens) {
-			for (int i = 0; i < 256; i++) {
-				text.append(WORDS[words.nextInt(WORDS.length)]).append((i % 17 == 16) ? ". " : " ");
-			}
+		model = ModelTokenizer.load(directory, null, cache ? ModelTokenizer.DEFAULT_CACHE_BYTES : 0);
+		if (promptTokens == 0) {
+			List<Map<String, String>> messages = List.of(Map.of("role", "system", "content", SHORT_SYSTEM),
+					Map.of("role", "user", "content", SHORT_USER));
+			rendered = model.renderChat(messages, null, Map.of(), true);
+			body = ("{\"model\":\"m\",\"max_tokens\":8,\"messages\":[{\"role\":\"system\",\"content\":\""
+					+ SHORT_SYSTEM + "\"},{\"role\":\"user\",\"content\":\"" + SHORT_USER + "\"}]}")
+				.getBytes(StandardCharsets.UTF_8);
+			promptText = "\u001esystem\u001f" + SHORT_SYSTEM + "\u001euser\u001f" + SHORT_USER;
 		}
-		String content = text.toString();
-		List<Map<String, String>> messages = List.of(Map.of("role", "user", "content", content));
-		rendered = model.renderChat(messages, null, Map.of(), true);
-		body = ("{\"model\":\"m\",\"max_tokens\":256,\"messages\":[{\"role\":\"user\",\"content\":\"" + content
-				+ "\"}]}").getBytes(StandardCharsets.UTF_8);
-		promptText = "\u001euser\u001f" + content;
+		else {
+			SplittableRandom words = new SplittableRandom(42);
+			StringBuilder text = new StringBuilder();
+			while (model.encode(text.toString(), false).length < promptTokens) {
+				for (int i = 0; i < 256; i++) {
+					text.append(WORDS[words.nextInt(WORDS.length)]).append((i % 17 == 16) ? ". " : " ");
+				}
+			}
+			String content = text.toString();
+			List<Map<String, String>> messages = List.of(Map.of("role", "user", "content", content));
+			rendered = model.renderChat(messages, null, Map.of(), true);
+			body = ("{\"model\":\"m\",\"max_tokens\":256,\"messages\":[{\"role\":\"user\",\"content\":\""
+					+ content + "\"}]}").getBytes(StandardCharsets.UTF_8);
+			promptText = "\u001euser\u001f" + content;
+		}
+		messagesOnly = List.of(Map.of("role", "system", "content", SHORT_SYSTEM),
+				Map.of("role", "user", "content", SHORT_USER));
 
 		SplittableRandom setup = new SplittableRandom(42);
 		EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndexProperties.defaults());
@@ -161,6 +190,12 @@ public class ExactTokensBenchmark {
 	@Benchmark
 	public int[] modelTokenizer() {
 		return model.encode(rendered, false);
+	}
+
+	/** The chat template alone, on the short chat's messages (the same whatever {@code promptTokens}). */
+	@Benchmark
+	public String renderShortChat() {
+		return model.renderChat(messagesOnly, null, Map.of(), true);
 	}
 
 	@Benchmark

@@ -40,7 +40,7 @@ import io.infergate.routing.scheduling.scorer.PrecisePrefixScorer;
 import io.infergate.routing.scheduling.scorer.PrefixCacheScorer;
 import io.infergate.routing.prefix.TokenBlockKeys;
 import io.infergate.routing.request.Settlement;
-import io.infergate.routing.tokenization.SimulatorPromptTokenizer;
+import io.infergate.simtokenizer.SimulatorPromptTokenizer;
 
 /**
  * The {@code precise} profile's decision against {@code default}'s, side by side on the same 100 endpoints and request:

@@ -68,6 +68,11 @@ public record OpenAiError(HttpStatus status, String message, String type, String
 	}
 
 	/** 400 for a request larger than its model can take, with OpenAI's code for it. */
+	/** 404 for an endpoint that the pool's engine does not have and the gateway cannot answer for it. */
+	public static OpenAiError noSuchEndpoint(String message) {
+		return new OpenAiError(HttpStatus.NOT_FOUND, message, "invalid_request_error", null, "unsupported_endpoint");
+	}
+
 	public static OpenAiError tooManyTokens(String message) {
 		return new OpenAiError(HttpStatus.BAD_REQUEST, message, "invalid_request_error", null,
 				"context_length_exceeded");

@@ -67,6 +67,8 @@ import io.infergate.routing.spend.Costs;
  * <li>{@link #LIMITS}: check and reserve the caller's limits for the model being tried (429 when one is reached,
  * never a fallback), and settle them with the real usage when the response ends; it passes straight on unless keys
  * are required or some limit is configured, which a configuration reload may change ({@link LimitsFilter});</li>
+ * <li>{@link #ANSWER_TOKENIZER}: answer {@code /tokenize} and {@code /detokenize} with the model's tokenizer when
+ * the pool's engine has no such endpoints ({@link TokenizerEndpointsFilter});</li>
  * <li>{@link #FLOW_CONTROL}: wait while the model's pool is saturated, by priority and fair share of tenants (429 or
  * 503 when the wait is refused or expires, never a fallback), and hold the pool's capacity until the response
  * ends ({@link FlowControlFilter});</li>
@@ -110,6 +112,9 @@ public class InferenceRoute {
 	public static final int ACCOUNT_USAGE = DISPATCH - 5;
 
 	public static final int LIMITS = DISPATCH - 10;
+
+	/** After the limits, which count the call, and before flow control: no engine does the work. */
+	public static final int ANSWER_TOKENIZER = LIMITS + 1;
 
 	/** After the limits, so a request that waits has already been counted against them. */
 	public static final int FLOW_CONTROL = LIMITS + 2;
@@ -175,6 +180,7 @@ public class InferenceRoute {
 						RESOLVE_MODEL);
 				// always on the route: a configuration reload may add limits; without any it passes straight on
 				steps.filter(new LimitsFilter(engine), LIMITS);
+				steps.filter(new TokenizerEndpointsFilter(engine), ANSWER_TOKENIZER);
 				steps.filter(new FlowControlFilter(engine), FLOW_CONTROL);
 				steps.filter(new EnginePriorityFilter(engine), ENGINE_PRIORITY);
 				steps.filter(new UsageAccountingFilter(), ACCOUNT_USAGE);

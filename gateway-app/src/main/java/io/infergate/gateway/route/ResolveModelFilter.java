@@ -23,7 +23,9 @@ import io.infergate.routing.openai.ParsedRequest;
  * {@link InferenceEngine}: 404 when nothing serves the client's model, suggesting close names; the next fallback,
  * else 400, when the request fits none of the model's lanes; 400 when its input cannot be tokenized for the model.
  * With a tokenizer configured, the prompt's tokens are counted here, once, by the model's tokenizer; a real
- * tokenizer runs on threads of its own ({@code infergate-tokenizer}, one per core), never on the event loop. Then
+ * tokenizer's encoding runs on threads of its own ({@code infergate-tokenizer}, one per core), never on the event
+ * loop. A chat whose rendered text the tokenizer has all encoded recently (its cache of stretches) is counted on the
+ * event loop: lookups cost less than the hop to those threads and back. Then
  * rewrites {@code model} in the body to what the pool's servers expect: the target model, or the LoRA adapter's
  * name.
  */
@@ -32,7 +34,7 @@ public class ResolveModelFilter implements GatewayFilter {
 	public static final String SESSION_HEADER = "x-session-id";
 
 	/** Where prompts are tokenized: one thread per core, as tokenizing only computes. */
-	private static final Scheduler TOKENIZING = Schedulers.newParallel("infergate-tokenizer",
+	static final Scheduler TOKENIZING = Schedulers.newParallel("infergate-tokenizer",
 			Runtime.getRuntime().availableProcessors(), true);
 
 	private final InferenceEngine engine;
@@ -58,6 +60,12 @@ public class ResolveModelFilter implements GatewayFilter {
 		String sessionKey = sessionKey(exchange.getRequest(), parsed);
 		if (parsed.source() != null && context.api().work() != InferenceApi.Work.TOKENIZER
 				&& context.body().length > inlineTokenizationLimit && engine.tokenizers().anyCostly()) {
+			// a chat whose text the tokenizer has all encoded recently costs lookups: resolved here, with no hop
+			Resolution cheap = engine.resolve(model, parsed, context.api().work(), context.caller(), sessionKey,
+					false);
+			if (!(cheap instanceof Resolution.NeedsTokenizing)) {
+				return carryOut(cheap, exchange, chain, context, parsed, fallbacks);
+			}
 			// a real tokenizer takes 2 to 3 µs a token: milliseconds a prompt, not for the loop serving connections
 			Mono<Resolution> resolved = Mono
 				.fromCallable(() -> engine.resolve(model, parsed, context.api().work(), context.caller(), sessionKey))

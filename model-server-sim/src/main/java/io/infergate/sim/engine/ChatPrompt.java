@@ -5,16 +5,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.infergate.simtokenizer.StandInChatTemplate;
+
 /**
  * A chat request's prompt as a {@link PromptEncoder} reads it: each message's role and text, which the stand-in
- * {@link ChatTemplate} renders, and the request's own JSON (messages, tools, template arguments, flags), which a
- * model's chat template renders. Implementations may read the JSON lazily, so that the stand-in never pays for it;
+ * {@link StandInChatTemplate} renders, and the request's own JSON (messages, tools, template arguments, flags),
+ * which a model's chat template renders. Implementations may read the JSON lazily, so that the stand-in never pays for it;
  * a malformed field is then reported by a {@link io.infergate.tokenizers.TokenizerException} naming it.
  */
 public interface ChatPrompt {
 
-	/** Each message's role and text, parts joined: what {@link ChatTemplate#render} renders. */
-	List<ChatTemplate.Message> messages();
+	/** Each message's role and text, parts joined: what {@link StandInChatTemplate#render} renders. */
+	List<StandInChatTemplate.Message> messages();
 
 	/** The messages as parsed JSON: maps, lists, strings, numbers, booleans and nulls. */
 	List<?> jsonMessages();
@@ -35,9 +37,9 @@ public interface ChatPrompt {
 	 * A conversation given as roles and texts, as a chat completion request carrying only these messages: no tools,
 	 * no template arguments, the generation prompt added, no special tokens added.
 	 */
-	static ChatPrompt of(List<ChatTemplate.Message> messages) {
+	static ChatPrompt of(List<StandInChatTemplate.Message> messages) {
 		List<Map<String, Object>> json = new ArrayList<>(messages.size());
-		for (ChatTemplate.Message message : messages) {
+		for (StandInChatTemplate.Message message : messages) {
 			Map<String, Object> fields = new LinkedHashMap<>();
 			fields.put("role", message.role());
 			fields.put("content", message.content());

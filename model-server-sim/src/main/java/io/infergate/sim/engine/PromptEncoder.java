@@ -2,12 +2,13 @@ package io.infergate.sim.engine;
 
 import java.nio.file.Path;
 
+import io.infergate.simtokenizer.StandInChatTemplate;
 import io.infergate.tokenizers.ModelTokenizer;
 import io.infergate.tokenizers.TokenizerException;
 
 /**
  * How the simulator turns a request's text into the token ids the engine runs, caches and publishes: the stand-in
- * ({@link Tokenizer} and {@link ChatTemplate}, the default) or a model's own tokenizer and chat template
+ * ({@link io.infergate.simtokenizer.StandInTokenizer} and {@link StandInChatTemplate}, the default) or a model's own tokenizer and chat template
  * ({@link ModelTokenizer}, the {@code --tokenizer} option). Thread-safe.
  */
 public interface PromptEncoder {

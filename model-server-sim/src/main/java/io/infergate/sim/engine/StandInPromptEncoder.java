@@ -2,9 +2,12 @@ package io.infergate.sim.engine;
 
 import java.nio.file.Path;
 
+import io.infergate.simtokenizer.StandInChatTemplate;
+import io.infergate.simtokenizer.StandInTokenizer;
+
 /**
- * The simulator's stand-in tokenization: {@link ChatTemplate} and {@link Tokenizer}. It has no special tokens and no
- * options: {@code add_generation_prompt}, {@code add_special_tokens}, tools and template arguments change nothing,
+ * The simulator's stand-in tokenization: {@link StandInChatTemplate} and {@link StandInTokenizer} (module
+ * {@code sim-tokenizer}). It has no special tokens and no options: {@code add_generation_prompt}, {@code add_special_tokens}, tools and template arguments change nothing,
  * and its tokens cannot be decoded.
  */
 final class StandInPromptEncoder implements PromptEncoder {
@@ -16,17 +19,17 @@ final class StandInPromptEncoder implements PromptEncoder {
 
 	@Override
 	public int[] encodeChat(ChatPrompt chat) {
-		return Tokenizer.encode(ChatTemplate.render(chat.messages()));
+		return StandInTokenizer.encode(StandInChatTemplate.render(chat.messages()));
 	}
 
 	@Override
 	public int[] encodePrompt(String prompt) {
-		return Tokenizer.encode(prompt);
+		return StandInTokenizer.encode(prompt);
 	}
 
 	@Override
 	public int[] encode(String text, boolean addSpecialTokens) {
-		return Tokenizer.encode(text);
+		return StandInTokenizer.encode(text);
 	}
 
 	@Override

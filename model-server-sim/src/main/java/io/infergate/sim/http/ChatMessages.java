@@ -3,8 +3,9 @@ package io.infergate.sim.http;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.infergate.sim.engine.ChatTemplate;
 import tools.jackson.databind.JsonNode;
+
+import io.infergate.simtokenizer.StandInChatTemplate;
 
 /** Chat messages of a request body, each with its role and its text. */
 final class ChatMessages {
@@ -13,17 +14,17 @@ final class ChatMessages {
 	}
 
 	/** The messages of {@code messages}, a non-empty array of objects with a string {@code role}. */
-	static List<ChatTemplate.Message> read(JsonNode messages, String field) throws OpenAiError {
+	static List<StandInChatTemplate.Message> read(JsonNode messages, String field) throws OpenAiError {
 		if (messages == null || !messages.isArray() || messages.isEmpty()) {
 			throw OpenAiError.badRequest("'" + field + "' is required and must be a non-empty array.", field);
 		}
-		List<ChatTemplate.Message> read = new ArrayList<>(messages.size());
+		List<StandInChatTemplate.Message> read = new ArrayList<>(messages.size());
 		for (JsonNode message : messages.values()) {
 			JsonNode role = message.get("role");
 			if (role == null || !role.isString()) {
 				throw OpenAiError.badRequest("Each message needs a string 'role'.", field);
 			}
-			read.add(new ChatTemplate.Message(role.stringValue(), text(message.get("content"), field)));
+			read.add(new StandInChatTemplate.Message(role.stringValue(), text(message.get("content"), field)));
 		}
 		return read;
 	}

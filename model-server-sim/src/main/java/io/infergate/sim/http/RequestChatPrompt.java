@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import io.infergate.sim.engine.ChatPrompt;
-import io.infergate.sim.engine.ChatTemplate;
+import io.infergate.simtokenizer.StandInChatTemplate;
 import io.infergate.tokenizers.TokenizerException;
 import tools.jackson.databind.JsonNode;
 
@@ -17,7 +17,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class RequestChatPrompt implements ChatPrompt {
 
-	private final List<ChatTemplate.Message> messages;
+	private final List<StandInChatTemplate.Message> messages;
 
 	private final Supplier<List<?>> jsonMessages;
 
@@ -27,7 +27,7 @@ final class RequestChatPrompt implements ChatPrompt {
 
 	private final boolean addGenerationPromptByDefault;
 
-	RequestChatPrompt(List<ChatTemplate.Message> messages, Supplier<List<?>> jsonMessages, Supplier<List<?>> tools,
+	RequestChatPrompt(List<StandInChatTemplate.Message> messages, Supplier<List<?>> jsonMessages, Supplier<List<?>> tools,
 			JsonNode root, boolean addGenerationPromptByDefault) {
 		this.messages = messages;
 		this.jsonMessages = jsonMessages;
@@ -44,13 +44,13 @@ final class RequestChatPrompt implements ChatPrompt {
 	static RequestChatPrompt read(JsonNode root, String field, boolean addGenerationPromptByDefault)
 			throws OpenAiError {
 		JsonNode node = root.get(field);
-		List<ChatTemplate.Message> messages = ChatMessages.read(node, field);
+		List<StandInChatTemplate.Message> messages = ChatMessages.read(node, field);
 		return new RequestChatPrompt(messages, () -> (List<?>) plain(node), () -> list(root, "tools"), root,
 				addGenerationPromptByDefault);
 	}
 
 	@Override
-	public List<ChatTemplate.Message> messages() {
+	public List<StandInChatTemplate.Message> messages() {
 		return this.messages;
 	}
 

@@ -12,11 +12,11 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.infergate.sim.engine.ChatTemplate;
 import io.infergate.sim.engine.EngineRequest;
 import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.engine.WallClockEngine;
 import io.infergate.sim.fault.FaultInjector;
+import io.infergate.simtokenizer.StandInChatTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -97,25 +97,25 @@ public final class ResponsesHandler implements HttpHandler {
 		}
 	}
 
-	private static List<ChatTemplate.Message> messages(JsonNode root) throws OpenAiError {
-		List<ChatTemplate.Message> messages = new ArrayList<>();
+	private static List<StandInChatTemplate.Message> messages(JsonNode root) throws OpenAiError {
+		List<StandInChatTemplate.Message> messages = new ArrayList<>();
 		JsonNode instructions = root.get("instructions");
 		if (instructions != null && instructions.isString()) {
-			messages.add(new ChatTemplate.Message("system", instructions.stringValue()));
+			messages.add(new StandInChatTemplate.Message("system", instructions.stringValue()));
 		}
 		JsonNode input = root.get("input");
 		if (input != null && input.isString()) {
-			messages.add(new ChatTemplate.Message("user", input.stringValue()));
+			messages.add(new StandInChatTemplate.Message("user", input.stringValue()));
 		}
 		else if (input != null && input.isArray() && !input.isEmpty()) {
 			for (JsonNode item : input.values()) {
 				JsonNode role = item.get("role");
 				if (role != null && role.isString()) {
-					messages.add(new ChatTemplate.Message(role.stringValue(), ChatMessages.text(item.get("content"),
+					messages.add(new StandInChatTemplate.Message(role.stringValue(), ChatMessages.text(item.get("content"),
 							"input")));
 				}
 				else if ("function_call_output".equals(item.path("type").asString(""))) {
-					messages.add(new ChatTemplate.Message("tool", item.path("output").asString("")));
+					messages.add(new StandInChatTemplate.Message("tool", item.path("output").asString("")));
 				}
 			}
 		}

@@ -3,7 +3,10 @@ package io.infergate.sim.metrics;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** Which serving engine's metric names {@code /metrics} uses. */
+/**
+ * Which serving engine the simulator plays: the metric names {@code /metrics} uses, and whether it serves vLLM's
+ * {@code /tokenize} and {@code /detokenize} (trtllm-serve has neither).
+ */
 public enum EngineFlavor {
 
 	/** vLLM V1: {@code vllm:*} names, labels {@code model_name} and {@code engine}. */
@@ -23,6 +26,11 @@ public enum EngineFlavor {
 
 	public String cliName() {
 		return this.cliName;
+	}
+
+	/** Whether the engine answers {@code POST /tokenize} and {@code /detokenize}. */
+	public boolean servesTokenizerEndpoints() {
+		return this != TRTLLM;
 	}
 
 	/** The flavor for a command-line name, or an error listing the valid names. */

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.infergate.sim.TestTokenizers;
+import io.infergate.simtokenizer.StandInChatTemplate;
+import io.infergate.simtokenizer.StandInTokenizer;
 import io.infergate.tokenizers.ModelTokenizer;
 import org.junit.jupiter.api.Test;
 
@@ -12,17 +14,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The stand-in encodes as the simulator always has; a model's encoder as its tokenizer and template do. */
 class PromptEncoderTests {
 
-	private static final List<ChatTemplate.Message> MESSAGES = List.of(new ChatTemplate.Message("system", "Be brief."),
-			new ChatTemplate.Message("user", "Hello world"));
+	private static final List<StandInChatTemplate.Message> MESSAGES = List.of(
+			new StandInChatTemplate.Message("system", "Be brief."),
+			new StandInChatTemplate.Message("user", "Hello world"));
 
 	@Test
 	void theStandInIsTheFourCharacterTokenizerAndTheSimulatorsTemplate() {
 		PromptEncoder standIn = PromptEncoder.standIn();
 
 		assertThat(standIn.encodeChat(ChatPrompt.of(MESSAGES)))
-			.containsExactly(Tokenizer.encode(ChatTemplate.render(MESSAGES)));
-		assertThat(standIn.encodePrompt("Hello world")).containsExactly(Tokenizer.encode("Hello world"));
-		assertThat(standIn.encode("Hello world", true)).containsExactly(Tokenizer.encode("Hello world"));
+			.containsExactly(StandInTokenizer.encode(StandInChatTemplate.render(MESSAGES)));
+		assertThat(standIn.encodePrompt("Hello world")).containsExactly(StandInTokenizer.encode("Hello world"));
+		assertThat(standIn.encode("Hello world", true)).containsExactly(StandInTokenizer.encode("Hello world"));
 		assertThat(standIn.decode(new int[] { 1, 2 })).isNull();
 		assertThat(standIn.tokenizerFile()).isNull();
 	}
@@ -58,7 +61,7 @@ class PromptEncoderTests {
 			.isPositive();
 	}
 
-	private record Flags(List<ChatTemplate.Message> messages, List<?> jsonMessages, boolean addGenerationPrompt,
+	private record Flags(List<StandInChatTemplate.Message> messages, List<?> jsonMessages, boolean addGenerationPrompt,
 			boolean addSpecialTokens) implements ChatPrompt {
 
 		@Override

@@ -10,12 +10,12 @@ import io.infergate.kvevents.KvEventCodec;
 import io.infergate.kvevents.KvEventFrames;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.SimulatorConfig;
-import io.infergate.sim.engine.ChatTemplate;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
 import io.infergate.sim.engine.PrefixBlockHasher;
-import io.infergate.sim.engine.Tokenizer;
 import io.infergate.sim.kvevents.KvEventPublisher;
+import io.infergate.simtokenizer.StandInChatTemplate;
+import io.infergate.simtokenizer.StandInTokenizer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.zeromq.SocketType;
@@ -63,7 +63,8 @@ class KvEventsHttpTests {
 			events.removeIf(AllBlocksCleared.class::isInstance);
 		}
 
-		int[] tokens = Tokenizer.encode(ChatTemplate.render(List.of(new ChatTemplate.Message("user", content))));
+		int[] tokens = StandInTokenizer
+			.encode(StandInChatTemplate.render(List.of(new StandInChatTemplate.Message("user", content))));
 		assertThat(events).singleElement().isInstanceOfSatisfying(BlockStored.class, (stored) -> assertThat(
 				stored.blockHashes()).containsExactly(PrefixBlockHasher.hashFullBlocks(tokens, 16, null)));
 		assertThat(http.post("/reset_prefix_cache", "").statusCode()).isEqualTo(200);

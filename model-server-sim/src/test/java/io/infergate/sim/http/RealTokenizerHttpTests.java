@@ -18,12 +18,12 @@ import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.SimulatorConfig;
 import io.infergate.sim.TestTokenizers;
 import io.infergate.sim.engine.ChatPrompt;
-import io.infergate.sim.engine.ChatTemplate;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
 import io.infergate.sim.engine.PrefixBlockHasher;
 import io.infergate.sim.engine.PromptEncoder;
 import io.infergate.sim.kvevents.KvEventPublisher;
+import io.infergate.simtokenizer.StandInChatTemplate;
 import io.infergate.tokenizers.ModelTokenizer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -241,7 +241,7 @@ class RealTokenizerHttpTests {
 		int cached = (promptTokens - 1) / 16 * 16;
 		assertThat(cached).isPositive();
 		assertThat(again.at("/usage/prompt_tokens_details/cached_tokens").intValue()).isEqualTo(cached);
-		assertThat(qwen3.cachedPrefixTokens(ChatPrompt.of(List.of(new ChatTemplate.Message("user",
+		assertThat(qwen3.cachedPrefixTokens(ChatPrompt.of(List.of(new StandInChatTemplate.Message("user",
 				(String) messages.get(0).get("content")))), null)).isEqualTo(cached);
 	}
 

@@ -61,8 +61,8 @@ import io.infergate.routing.spend.MemoryBudgetStore;
 import io.infergate.routing.spend.RedisBudgetStore;
 import io.infergate.routing.spend.UsageProperties;
 import io.infergate.routing.tokenization.HuggingFaceTokenizerType;
-import io.infergate.routing.tokenization.SimulatorTokenizerType;
 import io.infergate.routing.tokenization.TokenizerType;
+import io.infergate.routing.tokenization.TokenizerCacheMeters;
 import io.infergate.routing.tokenization.Tokenizers;
 
 /**
@@ -91,16 +91,16 @@ public class EngineAutoConfiguration {
 		return Tokenizers.load(models, pools, types.orderedStream().toList());
 	}
 
+	/** The tokenizers' caches, as meters. */
+	@Bean
+	TokenizerCacheMeters tokenizerCacheMeters(Tokenizers tokenizers) {
+		return new TokenizerCacheMeters(tokenizers);
+	}
+
 	/** {@code tokenizer.type: huggingface}, the default: a model's {@code tokenizer.json} and chat template. */
 	@Bean
 	HuggingFaceTokenizerType huggingFaceTokenizerType() {
 		return new HuggingFaceTokenizerType();
-	}
-
-	/** {@code tokenizer.type: simulator}: the simulated pods' own tokenization (demo mode, the bench). */
-	@Bean
-	SimulatorTokenizerType simulatorTokenizerType() {
-		return new SimulatorTokenizerType();
 	}
 
 	@Bean

@@ -22,10 +22,12 @@ import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.openai.PromptTokens;
+import io.infergate.routing.pool.EngineType;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.request.Settlement;
 import io.infergate.routing.tokenization.RequestTokenizer;
 import io.infergate.routing.tokenization.Tokenizers;
+import io.infergate.tokenizers.ModelTokenizer;
 
 
 /**
@@ -125,6 +127,17 @@ public final class InferenceEngine {
 	 */
 	public Resolution resolve(String model, ParsedRequest parsed, InferenceApi.Work work, Caller caller,
 			String sessionKey) {
+		return resolve(model, parsed, work, caller, sessionKey, true);
+	}
+
+	/**
+	 * {@link #resolve(String, ParsedRequest, InferenceApi.Work, Caller, String) Resolves} {@code model}, or, when
+	 * {@code costlyTokenizing} is false and the model's tokenizer would have costly work to do for this request (text
+	 * it has not encoded recently), answers {@link Resolution.NeedsTokenizing} without doing it. A chat whose text the
+	 * tokenizer has all encoded recently (its cache of stretches) is resolved in full: that costs lookups only.
+	 */
+	public Resolution resolve(String model, ParsedRequest parsed, InferenceApi.Work work, Caller caller,
+			String sessionKey, boolean costlyTokenizing) {
 		int promptTokens = (work == InferenceApi.Work.TOKENIZER) ? 0 : parsed.inputTokens();
 		int maxTokens = (work != InferenceApi.Work.GENERATION) ? 0
 				: (parsed.maxTokens() != null) ? parsed.maxTokens() : assumedMaxTokens;
@@ -146,6 +159,9 @@ public final class InferenceEngine {
 				: tokenizers.forRoute(model, (route != null) ? route.pool() : null);
 		PromptTokens exact = null;
 		if (tokenizer != null) {
+			if (!costlyTokenizing && tokenizer.costly() && !tokenizer.tokenizeCheaply(parsed)) {
+				return new Resolution.NeedsTokenizing();
+			}
 			try {
 				exact = tokenizer.tokenize(parsed);
 			}
@@ -168,6 +184,20 @@ public final class InferenceEngine {
 		return new Resolution.Routed(route, new InferenceRequest(route.model(), route.pool(), route.targetModel(),
 				route.adapter(), promptText, promptTokens, maxTokens, parsed.stream(), sessionKey, caller.priority(),
 				new Settlement(), ids, exact != null));
+	}
+
+	/** The engine {@code pool}'s servers run, or {@code null} for a pool the gateway does not know. */
+	public EngineType engineOf(String pool) {
+		return router.engineOf(pool);
+	}
+
+	/**
+	 * The model's own tokenizer for {@code route}, the model's or else its pool's, with which the gateway can answer
+	 * {@code /tokenize} and {@code /detokenize} itself; {@code null} when there is none.
+	 */
+	public ModelTokenizer modelTokenizer(ModelRoute route) {
+		RequestTokenizer tokenizer = tokenizers.forRoute(route.model(), route.pool());
+		return (tokenizer != null) ? tokenizer.modelTokenizer() : null;
 	}
 
 	/** Counts a fallback taken from {@code model}, for {@code /actuator/inference}. */

@@ -37,6 +37,13 @@ public sealed interface Resolution {
 		}
 	}
 
+	/**
+	 * The model's tokenizer has costly work to do for this request (text it has not encoded recently), which the
+	 * caller asked to be told of rather than have done where it called from: resolve again where that work may run.
+	 */
+	record NeedsTokenizing() implements Resolution {
+	}
+
 	/** The request's input cannot be tokenized for the model (its chat template rejects the messages). */
 	record Untokenizable(InvalidRequestException problem) implements Resolution {
 	}

@@ -1,5 +1,6 @@
 package io.infergate.routing.openai;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,6 +43,9 @@ public final class PromptSource {
 
 	private PromptTokens tokens;
 
+	/** The body as a tree, once parsed. */
+	private Map<?, ?> root;
+
 	public PromptSource(byte[] body, InferenceApi api) {
 		this.body = body;
 		this.api = api;
@@ -61,6 +65,63 @@ public final class PromptSource {
 		return tokens;
 	}
 
+	/**
+	 * Tokenizes the request with {@code tokenizer} if every stretch of its rendered chat is in the tokenizer's cache
+	 * (lookups only, no encoding), so that {@link #exactTokens} then returns at once.
+	 *
+	 * @return whether {@link #exactTokens} is now cheap for {@code tokenizer}; false for input that is not a chat, a
+	 * stretch not cached, or input {@link #exactTokens} would refuse (it reports why)
+	 */
+	public boolean exactTokensIfCached(ModelTokenizer tokenizer) {
+		if (tokenizer == tokenizedWith) {
+			return true;
+		}
+		if (body.length > MAX_TOKENIZED_BYTES || !(api == InferenceApi.CHAT_COMPLETIONS)) {
+			return false;
+		}
+		try {
+			Map<?, ?> root = parse();
+			if (!(root.get("messages") instanceof List<?> messages)) {
+				return false;
+			}
+			int[] ids = tokenizer.encodeChatIfCached(messages, tools(root), templateArguments(root));
+			if (ids == null) {
+				return false;
+			}
+			tokens = PromptTokens.of(ids);
+			tokenizedWith = tokenizer;
+			return true;
+		}
+		catch (InvalidRequestException | TokenizerException ex) {
+			return false;
+		}
+	}
+
+	/** The body as a tree, parsed once. */
+	private Map<?, ?> parse() throws InvalidRequestException {
+		if (root == null) {
+			try {
+				root = JSON.readValue(body, Map.class);
+			}
+			catch (JacksonException ex) {
+				throw InvalidRequestException.malformed("The request body is not valid JSON.");
+			}
+		}
+		return root;
+	}
+
+	private static List<?> tools(Map<?, ?> root) {
+		return (root.get("tools") instanceof List<?> list) ? list : null;
+	}
+
+	private static Map<String, Object> templateArguments(Map<?, ?> root) {
+		Map<String, Object> arguments = new LinkedHashMap<>();
+		if (root.get("chat_template_kwargs") instanceof Map<?, ?> kwargs) {
+			kwargs.forEach((key, value) -> arguments.put(String.valueOf(key), value));
+		}
+		return arguments;
+	}
+
 	private PromptTokens tokenize(ModelTokenizer tokenizer) throws InvalidRequestException {
 		String field = switch (api) {
 			case CHAT_COMPLETIONS -> "messages";
@@ -75,13 +136,7 @@ public final class PromptSource {
 			throw InvalidRequestException.field(field, "The request is too large for its tokens to be counted: "
 					+ body.length + " bytes, more than the gateway tokenizes (" + MAX_TOKENIZED_BYTES + ").");
 		}
-		Map<?, ?> root;
-		try {
-			root = JSON.readValue(body, Map.class);
-		}
-		catch (JacksonException ex) {
-			throw InvalidRequestException.malformed("The request body is not valid JSON.");
-		}
+		Map<?, ?> root = parse();
 		try {
 			if (api == InferenceApi.CHAT_COMPLETIONS) {
 				return chat(tokenizer, root);
@@ -101,12 +156,7 @@ public final class PromptSource {
 		if (!(root.get("messages") instanceof List<?> messages)) {
 			throw InvalidRequestException.field("messages", "`messages` must be an array.");
 		}
-		List<?> tools = (root.get("tools") instanceof List<?> list) ? list : null;
-		Map<String, Object> arguments = new java.util.LinkedHashMap<>();
-		if (root.get("chat_template_kwargs") instanceof Map<?, ?> kwargs) {
-			kwargs.forEach((key, value) -> arguments.put(String.valueOf(key), value));
-		}
-		return PromptTokens.of(tokenizer.encodeChat(messages, tools, arguments));
+		return PromptTokens.of(tokenizer.encodeChat(messages, tools(root), templateArguments(root)));
 	}
 
 	private static PromptTokens prompts(ModelTokenizer tokenizer, Object input, String field)

@@ -23,6 +23,11 @@ public final class HuggingFaceRequestTokenizer implements RequestTokenizer, Auto
 	}
 
 	@Override
+	public boolean tokenizeCheaply(ParsedRequest parsed) {
+		return parsed.source() == null || parsed.source().exactTokensIfCached(tokenizer);
+	}
+
+	@Override
 	public String describe() {
 		return tokenizer.file().toString();
 	}
@@ -30,6 +35,16 @@ public final class HuggingFaceRequestTokenizer implements RequestTokenizer, Auto
 	@Override
 	public boolean costly() {
 		return true;
+	}
+
+	@Override
+	public ModelTokenizer modelTokenizer() {
+		return tokenizer;
+	}
+
+	@Override
+	public ModelTokenizer.CacheStatistics cacheStatistics() {
+		return tokenizer.cacheStatistics();
 	}
 
 	@Override

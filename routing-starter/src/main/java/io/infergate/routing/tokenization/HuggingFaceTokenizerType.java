@@ -29,7 +29,8 @@ public final class HuggingFaceTokenizerType implements TokenizerType {
 			throw new IllegalArgumentException("chat-template: " + ex.getMessage());
 		}
 		try {
-			return new HuggingFaceRequestTokenizer(ModelTokenizer.load(Path.of(settings.path()), template));
+			return new HuggingFaceRequestTokenizer(ModelTokenizer.load(Path.of(settings.path()), template,
+					settings.cache().toBytes()));
 		}
 		catch (InvalidPathException ex) {
 			throw new IllegalArgumentException("path: " + ex.getMessage());

@@ -3,6 +3,7 @@ package io.infergate.routing.tokenization;
 import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.openai.PromptTokens;
+import io.infergate.tokenizers.ModelTokenizer;
 
 /**
  * A model's tokenization of a request's input, as its engine will count it: what makes limits, lanes, in-flight
@@ -27,5 +28,27 @@ public interface RequestTokenizer {
 	 */
 	default boolean costly() {
 		return false;
+	}
+
+	/**
+	 * For a {@linkplain #costly() costly} tokenizer: tokenizes the request now if that is cheap (all its text was
+	 * encoded recently and is cached), so that {@link #tokenize} then returns at once; false when it is not (nothing
+	 * is done then, and a malformed input is left for {@link #tokenize} to report).
+	 */
+	default boolean tokenizeCheaply(ParsedRequest parsed) {
+		return !costly();
+	}
+
+	/**
+	 * The model's own tokenizer, with which the gateway can answer {@code /tokenize} and {@code /detokenize} for an
+	 * engine that has no such endpoints, or {@code null} when this tokenizer is not one.
+	 */
+	default ModelTokenizer modelTokenizer() {
+		return null;
+	}
+
+	/** What its cache of encoded text has done, or {@code null} when it has none. */
+	default ModelTokenizer.CacheStatistics cacheStatistics() {
+		return null;
 	}
 }

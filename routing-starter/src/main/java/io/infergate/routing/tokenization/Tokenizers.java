@@ -102,6 +102,11 @@ public final class Tokenizers implements AutoCloseable {
 		return byPool.get(pool);
 	}
 
+	/** Every distinct tokenizer. */
+	public List<RequestTokenizer> all() {
+		return created;
+	}
+
 	/** Whether any model or pool has a tokenizer. */
 	public boolean any() {
 		return !created.isEmpty();

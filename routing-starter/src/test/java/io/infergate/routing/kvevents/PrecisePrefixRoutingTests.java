@@ -20,7 +20,6 @@ import io.infergate.routing.endpoint.Endpoint;
 import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.OpenAiRequestParser;
-import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.openai.PromptTokens;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.EngineBlockIndex;
@@ -28,12 +27,13 @@ import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.request.Settlement;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
 import io.infergate.routing.tokenization.HuggingFaceRequestTokenizer;
-import io.infergate.routing.tokenization.SimulatorRequestTokenizer;
+import io.infergate.routing.tokenization.PromptTextTokenizerType;
 import io.infergate.sim.SimulatedModelServer;
 import io.infergate.sim.SimulatorConfig;
 import io.infergate.sim.engine.EngineConfig;
 import io.infergate.sim.engine.PerfProfile;
 import io.infergate.sim.engine.PromptEncoder;
+import io.infergate.simtokenizer.SimulatorPromptTokenizer;
 import io.infergate.tokenizers.ModelTokenizer;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -41,6 +41,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -74,8 +75,8 @@ class PrecisePrefixRoutingTests {
 
 		assertRoutedToThePodThatServedThePrefix((question) -> {
 			String prompt = "\u001esystem\u001f" + SYSTEM + "\u001euser\u001f" + question;
-			return new SimulatorRequestTokenizer()
-				.tokenize(new ParsedRequest("llama", 0, 0, false, 16, prompt, 1, null, null));
+			int[] ids = SimulatorPromptTokenizer.encode(prompt);
+			return new PromptTokens(ids, ids.length);
 		});
 	}
 
@@ -175,5 +176,10 @@ class PrecisePrefixRoutingTests {
 	@ImportAutoConfiguration({ SchedulingAutoConfiguration.class, RoutingAutoConfiguration.class })
 	static class Application {
 
+		/** {@code tokenizer.type: simulator}, as the gateway application registers it. */
+		@Bean
+		PromptTextTokenizerType simulatorTokenizerType() {
+			return new PromptTextTokenizerType(SimulatorPromptTokenizer.TYPE, SimulatorPromptTokenizer::encode);
+		}
 	}
 }

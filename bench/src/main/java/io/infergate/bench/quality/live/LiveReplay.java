@@ -27,7 +27,7 @@ import io.infergate.bench.quality.workload.WorkloadRequests;
 import io.infergate.routing.metrics.PrometheusSample;
 import io.infergate.routing.metrics.PrometheusSamples;
 import io.infergate.routing.metrics.PrometheusTextParser;
-import io.infergate.sim.engine.ChatTemplate;
+import io.infergate.simtokenizer.StandInChatTemplate;
 
 /**
  * Replays a workload in wall-clock time through running gateways, request i (in issue order) to gateway i mod N, each
@@ -434,9 +434,9 @@ final class LiveReplay {
 		StringBuilder json = new StringBuilder(256);
 		json.append("{\"model\":").append(quote(model)).append(",\"stream\":true,\"max_tokens\":")
 			.append(request.outputTokens()).append(",\"messages\":[");
-		List<ChatTemplate.Message> messages = request.messages();
+		List<StandInChatTemplate.Message> messages = request.messages();
 		for (int i = 0; i < messages.size(); i++) {
-			ChatTemplate.Message message = messages.get(i);
+			StandInChatTemplate.Message message = messages.get(i);
 			json.append(i == 0 ? "" : ",").append("{\"role\":").append(quote(message.role())).append(",\"content\":")
 				.append(quote(message.content())).append('}');
 		}

@@ -20,6 +20,8 @@ import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration
 import io.infergate.routing.scheduling.config.SchedulingProfiles;
 import io.infergate.routing.scheduling.decision.DecisionRecorder;
 import io.infergate.routing.scheduling.saturation.SaturationDetector;
+import io.infergate.routing.tokenization.PromptTextTokenizerType;
+import io.infergate.simtokenizer.SimulatorPromptTokenizer;
 
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -39,6 +41,12 @@ import org.springframework.context.annotation.Configuration;
 @ImportAutoConfiguration({ SchedulingAutoConfiguration.class, EngineAutoConfiguration.class })
 @EnableConfigurationProperties({ FlowControlProperties.class, PoolProperties.class })
 class BenchRoutingConfiguration {
+
+	/** {@code tokenizer.type: simulator}, which the replay's pool uses, as the gateway application registers it. */
+	@Bean
+	PromptTextTokenizerType simulatorTokenizerType() {
+		return new PromptTextTokenizerType(SimulatorPromptTokenizer.TYPE, SimulatorPromptTokenizer::encode);
+	}
 
 	/** The gateway's router over the replay's endpoints, with the replay's seeded randomness. */
 	@Bean

@@ -18,7 +18,7 @@ import io.infergate.bench.quality.workload.BenchRequest;
 import io.infergate.bench.quality.workload.Workload;
 import io.infergate.bench.quality.workload.Workload.Tenant;
 import io.infergate.bench.quality.workload.WorkloadRequests;
-import io.infergate.sim.engine.ChatTemplate.Message;
+import io.infergate.simtokenizer.StandInChatTemplate.Message;
 import io.infergate.sim.engine.PerfProfile;
 
 /**

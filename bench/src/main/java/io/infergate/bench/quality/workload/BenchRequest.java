@@ -3,8 +3,8 @@ package io.infergate.bench.quality.workload;
 import java.util.List;
 
 import io.infergate.routing.openai.PromptText;
-import io.infergate.sim.engine.ChatTemplate;
-import io.infergate.sim.engine.Tokenizer;
+import io.infergate.simtokenizer.StandInChatTemplate;
+import io.infergate.simtokenizer.StandInTokenizer;
 
 /**
  * One generated chat request.
@@ -14,7 +14,7 @@ import io.infergate.sim.engine.Tokenizer;
  * @param messages the chat messages, oldest first
  * @param outputTokens the tokens to generate ({@code max_tokens}; the simulator generates exactly this many)
  */
-public record BenchRequest(String sessionKey, String adapter, List<ChatTemplate.Message> messages,
+public record BenchRequest(String sessionKey, String adapter, List<StandInChatTemplate.Message> messages,
 		int outputTokens) {
 
 	/**
@@ -23,11 +23,11 @@ public record BenchRequest(String sessionKey, String adapter, List<ChatTemplate.
 	 */
 	public String gatewayPromptText() {
 		int length = 0;
-		for (ChatTemplate.Message message : messages) {
+		for (StandInChatTemplate.Message message : messages) {
 			length += PromptText.messageLength(message.role(), message.content());
 		}
 		StringBuilder text = new StringBuilder(length);
-		for (ChatTemplate.Message message : messages) {
+		for (StandInChatTemplate.Message message : messages) {
 			PromptText.appendMessage(text, message.role(), message.content());
 		}
 		return text.toString();
@@ -35,6 +35,6 @@ public record BenchRequest(String sessionKey, String adapter, List<ChatTemplate.
 
 	/** The prompt tokens the model server computes: the chat template's rendering, tokenized. */
 	public int[] engineTokens() {
-		return Tokenizer.encode(ChatTemplate.render(messages));
+		return StandInTokenizer.encode(StandInChatTemplate.render(messages));
 	}
 }

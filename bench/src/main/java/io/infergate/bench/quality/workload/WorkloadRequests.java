@@ -12,7 +12,7 @@ import io.infergate.bench.quality.workload.Workload.RandomPrompts;
 import io.infergate.bench.quality.workload.Workload.Shape;
 import io.infergate.bench.quality.workload.Workload.SharedPrefix;
 import io.infergate.bench.quality.workload.Workload.Tenant;
-import io.infergate.sim.engine.ChatTemplate.Message;
+import io.infergate.simtokenizer.StandInChatTemplate.Message;
 
 /**
  * The requests of a workload, generated on demand and deterministically: request {@code i} (or conversation

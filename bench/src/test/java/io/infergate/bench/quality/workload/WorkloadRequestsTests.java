@@ -6,7 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.infergate.bench.quality.workload.WorkloadRequests.Conversation;
-import io.infergate.sim.engine.ChatTemplate;
+import io.infergate.simtokenizer.StandInChatTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -60,7 +60,7 @@ class WorkloadRequestsTests {
 		String content = request.messages().get(0).content();
 
 		assertThat(request.gatewayPromptText()).isEqualTo("\u001euser\u001f" + content);
-		assertThat(request.engineTokens()).hasSize(ChatTemplate.render(request.messages()).length() / 4);
+		assertThat(request.engineTokens()).hasSize(StandInChatTemplate.render(request.messages()).length() / 4);
 	}
 
 	@Test
@@ -76,7 +76,7 @@ class WorkloadRequestsTests {
 		Conversation conversation = new WorkloadRequests(workload).conversation(1);
 
 		BenchRequest third = conversation.turn(2);
-		assertThat(third.messages()).extracting(ChatTemplate.Message::role)
+		assertThat(third.messages()).extracting(StandInChatTemplate.Message::role)
 			.containsExactly("system", "user", "assistant", "user", "assistant", "user");
 		assertThat(third.messages().subList(0, 4)).isEqualTo(conversation.turn(1).messages());
 		assertThat(third.messages().get(2).content()).hasSize(5 * 4);

@@ -1,8 +1,11 @@
-package io.infergate.routing.tokenization;
+package io.infergate.simtokenizer;
+
+import java.util.Arrays;
 
 /**
- * {@code model-server-sim}'s tokenization, reproduced from the gateway's prompt text: the same algorithm, pinned
- * equal to the simulator's own classes by {@code SimulatorTokenizationTests}.
+ * {@code model-server-sim}'s stand-in tokenization ({@link StandInChatTemplate}, then {@link StandInTokenizer}),
+ * reproduced from the gateway's prompt text: the same algorithm, pinned equal to those by
+ * {@code SimulatorPromptTokenizerTests}.
  * <ul>
  * <li><b>Chat template:</b> a chat prompt, which the gateway writes as {@code \u001e role \u001f content} per message,
  * is rendered as the simulator renders it: {@code <|role|>\n content \n} per message, then
@@ -15,6 +18,9 @@ package io.infergate.routing.tokenization;
  * text and matches nothing.
  */
 public final class SimulatorPromptTokenizer {
+
+	/** The name pools of simulated pods give it in {@code tokenizer.type}. */
+	public static final String TYPE = "simulator";
 
 	/** Starts a chat message in the gateway's prompt text; the role follows. */
 	public static final char MESSAGE_SEPARATOR = '\u001e';
@@ -35,6 +41,16 @@ public final class SimulatorPromptTokenizer {
 		// each message grows by 3 characters at most (RS role US → <|role|>\n … \n), and a message takes 2 at least
 		long rendered = text.length() + 3L * (text.length() / 2 + 1) + GENERATION_PROMPT.length();
 		return (int) Math.min(Integer.MAX_VALUE - 8, (rendered + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN);
+	}
+
+	/** All the token ids of the prompt {@code text} (the gateway's prompt text). Thread-safe. */
+	public static int[] encode(String text) {
+		if (text == null || text.isEmpty()) {
+			return new int[0];
+		}
+		int[] tokens = new int[maxTokens(text)];
+		int count = new SimulatorPromptTokenizer().tokenize(text, tokens);
+		return (count == tokens.length) ? tokens : Arrays.copyOf(tokens, count);
 	}
 
 	/**

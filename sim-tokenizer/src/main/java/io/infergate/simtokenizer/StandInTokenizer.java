@@ -1,4 +1,4 @@
-package io.infergate.sim.engine;
+package io.infergate.simtokenizer;
 
 /**
  * Deterministic stand-in for a real tokenizer: token {@code i} is a fixed hash of characters
@@ -6,11 +6,11 @@ package io.infergate.sim.engine;
  * prefix of {@code k} characters share their first {@code floor(k/4)} tokens. The hash (FNV-1a over UTF-16
  * code units) is stable across runs and JVMs.
  */
-public final class Tokenizer {
+public final class StandInTokenizer {
 
 	public static final int CHARS_PER_TOKEN = 4;
 
-	private Tokenizer() {
+	private StandInTokenizer() {
 	}
 
 	public static int[] encode(CharSequence text) {

@@ -1,4 +1,4 @@
-package io.infergate.sim.engine;
+package io.infergate.simtokenizer;
 
 import java.util.List;
 
@@ -7,9 +7,9 @@ import java.util.List;
  * messages share a token prefix, as with a real chat template. Each message becomes
  * {@code <|role|>\n content \n}; the text ends with the generation prompt {@code <|assistant|>\n}.
  */
-public final class ChatTemplate {
+public final class StandInChatTemplate {
 
-	private ChatTemplate() {
+	private StandInChatTemplate() {
 	}
 
 	/** One chat message; {@code content} is its text, parts already joined. */

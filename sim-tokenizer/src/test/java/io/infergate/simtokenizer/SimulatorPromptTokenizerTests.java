@@ -1,4 +1,4 @@
-package io.infergate.routing.tokenization;
+package io.infergate.simtokenizer;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,33 +8,28 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
-import io.infergate.routing.openai.ParsedRequest;
-import io.infergate.routing.openai.PromptTokens;
-import io.infergate.sim.engine.ChatTemplate;
-import io.infergate.sim.engine.Tokenizer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The router's copy of the simulator's tokenization gives the simulator's own results: the token ids its chat
- * template and tokenizer produce, which its engine publishes in {@code BlockStored}.
+ * The simulator's tokenization read back from the gateway's prompt text gives the simulator's own results: the token
+ * ids its chat template and tokenizer produce, which its engine publishes in {@code BlockStored}.
  */
-class SimulatorTokenizationTests {
+class SimulatorPromptTokenizerTests {
 
 	private final SimulatorPromptTokenizer tokenizer = new SimulatorPromptTokenizer();
 
 	@RepeatedTest(20)
 	void chatPromptsTokenizeAsTheSimulatorDoes(org.junit.jupiter.api.RepetitionInfo repetition) {
 		SplittableRandom random = new SplittableRandom(repetition.getCurrentRepetition());
-		List<ChatTemplate.Message> messages = new ArrayList<>();
+		List<StandInChatTemplate.Message> messages = new ArrayList<>();
 		StringBuilder gatewayText = new StringBuilder();
 		for (int i = 0, count = 1 + random.nextInt(6); i < count; i++) {
 			String role = List.of("system", "user", "assistant").get(random.nextInt(3));
 			String content = text(random, random.nextInt(700));
-			messages.add(new ChatTemplate.Message(role, content));
+			messages.add(new StandInChatTemplate.Message(role, content));
 			gatewayText.append('\u001e').append(role).append('\u001f').append(content);
 		}
-		int[] expectedTokens = Tokenizer.encode(ChatTemplate.render(messages));
+		int[] expectedTokens = StandInTokenizer.encode(StandInChatTemplate.render(messages));
 		assertTokens(gatewayText.toString(), expectedTokens);
 	}
 
@@ -42,7 +37,7 @@ class SimulatorTokenizationTests {
 	void completionPromptsTokenizeAsTheirText() {
 		String prompt = text(new SplittableRandom(7), 1001);
 
-		assertTokens(prompt, Tokenizer.encode(prompt));
+		assertTokens(prompt, StandInTokenizer.encode(prompt));
 	}
 
 	@Test
@@ -53,20 +48,7 @@ class SimulatorTokenizationTests {
 		int count = tokenizer.tokenize(prompt, tokens);
 
 		assertThat(count).isEqualTo(10);
-		assertThat(tokens).containsExactly(Arrays.copyOf(Tokenizer.encode(prompt), 10));
-	}
-
-	@Test
-	void theRequestTokenizerGivesTheWholePromptsIds() {
-		String prompt = "\u001esystem\u001fBe brief.\u001euser\u001fHello there";
-		ParsedRequest parsed = new ParsedRequest("m", 0, 0, false, null, prompt, 1, null, null);
-
-		PromptTokens tokens = new SimulatorRequestTokenizer().tokenize(parsed);
-
-		int[] expected = Tokenizer.encode(ChatTemplate.render(List.of(new ChatTemplate.Message("system", "Be brief."),
-				new ChatTemplate.Message("user", "Hello there"))));
-		assertThat(tokens.ids()).containsExactly(expected);
-		assertThat(tokens.count()).isEqualTo(expected.length);
+		assertThat(tokens).containsExactly(Arrays.copyOf(StandInTokenizer.encode(prompt), 10));
 	}
 
 	private void assertTokens(String promptText, int[] expectedTokens) {
