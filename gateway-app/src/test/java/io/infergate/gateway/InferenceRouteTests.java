@@ -34,6 +34,7 @@ import io.infergate.gateway.route.PoolRouteFilter;
 import io.infergate.gateway.route.ReadRequestFilter;
 import io.infergate.gateway.route.ResolveModelFilter;
 import io.infergate.gateway.route.ServedByFilter;
+import io.infergate.gateway.route.TokenizerEndpointsFilter;
 import io.infergate.gateway.route.UpstreamRetryFilter;
 import io.infergate.gateway.route.UsageAccountingFilter;
 import io.infergate.gateway.support.Http;
@@ -79,7 +80,7 @@ class InferenceRouteTests extends SimulatedPods {
 		assertThat(filters.stream().<Class<?>>map((filter) -> ((OrderedGatewayFilter) filter).getDelegate().getClass()))
 			.containsExactly(ObserveFilter.class, AuthenticateFilter.class, ReadRequestFilter.class,
 					AuthorizeModelFilter.class, ModelFallbackFilter.class, ResolveModelFilter.class, LimitsFilter.class,
-					FlowControlFilter.class, EnginePriorityFilter.class, UsageAccountingFilter.class, DispatchFilter.class,
+					TokenizerEndpointsFilter.class, FlowControlFilter.class, EnginePriorityFilter.class, UsageAccountingFilter.class, DispatchFilter.class,
 					UpstreamRetryFilter.class, CircuitOutcomeFilter.class, PoolRouteFilter.class);
 		assertThat(filters.stream().mapToInt((filter) -> ((OrderedGatewayFilter) filter).getOrder()))
 			.isSorted();
