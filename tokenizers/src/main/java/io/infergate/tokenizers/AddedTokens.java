@@ -112,15 +112,15 @@ final class AddedTokens {
 	/** Receives a text's pieces in order. */
 	interface Pieces {
 
-		/** Characters [start, end) of the text, holding no added token; never empty. */
-		void stretch(int start, int end);
+		/** Characters [start, end) of the text, holding no added token; never empty. False stops the split. */
+		boolean stretch(int start, int end);
 
 		/** An added token. */
 		void added(int id);
 	}
 
-	/** Splits {@code text} at its added tokens. */
-	void split(String text, Pieces pieces) {
+	/** Splits {@code text} at its added tokens; false when {@code pieces} stopped it. */
+	boolean split(String text, Pieces pieces) {
 		int length = text.length();
 		int stretch = 0;
 		int at = 0;
@@ -131,16 +131,14 @@ final class AddedTokens {
 				at++;
 				continue;
 			}
-			if (at > stretch) {
-				pieces.stretch(stretch, at);
+			if (at > stretch && !pieces.stretch(stretch, at)) {
+				return false;
 			}
 			pieces.added(ids[match]);
 			at += contents[match].length();
 			stretch = at;
 		}
-		if (length > stretch) {
-			pieces.stretch(stretch, length);
-		}
+		return length <= stretch || pieces.stretch(stretch, length);
 	}
 
 	/** The index of the longest added token starting at {@code at}, or -1. */

@@ -153,30 +153,7 @@ public final class ModelTokenizer implements AutoCloseable {
 	 * at a time through the cache when there is one.
 	 */
 	public int[] encodeRendered(String text) {
-		if (!cache.enabled()) {
-			return encode(text, false);
-		}
-		String clean = Utf16.withoutLoneSurrogates(text);
-		Ids ids = new Ids(Math.max(16, clean.length() / 3));
-		addedTokens.split(clean, new AddedTokens.Pieces() {
-
-			@Override
-			public void stretch(int start, int end) {
-				String stretch = clean.substring(start, end);
-				int[] known = cache.get(stretch);
-				if (known == null) {
-					known = encodeNative(stretch, false);
-					cache.put(stretch, known);
-				}
-				ids.add(known);
-			}
-
-			@Override
-			public void added(int id) {
-				ids.add(id);
-			}
-		});
-		return ids.toArray();
+		return cache.enabled() ? encodeStretches(Utf16.withoutLoneSurrogates(text), true) : encode(text, false);
 	}
 
 	/**
@@ -187,25 +164,44 @@ public final class ModelTokenizer implements AutoCloseable {
 	 * @throws TokenizerException as {@link #encodeChat} does
 	 */
 	public int[] encodeChatIfCached(List<?> messages, List<?> tools, Map<String, ?> templateArguments) {
-		if (!cache.enabled()) {
-			return null;
-		}
-		String clean = Utf16.withoutLoneSurrogates(renderChat(messages, tools, templateArguments, true));
+		return caches() ? encodeRenderedIfCached(renderChat(messages, tools, templateArguments, true)) : null;
+	}
+
+	/** Whether it has a cache of encoded stretches: without one, no text is ever {@code IfCached}. */
+	public boolean caches() {
+		return cache.enabled();
+	}
+
+	/** {@link #encodeRendered}'s ids when every stretch of {@code text} is in the cache, else {@code null}. */
+	public int[] encodeRenderedIfCached(String text) {
+		return cache.enabled() ? encodeStretches(Utf16.withoutLoneSurrogates(text), false) : null;
+	}
+
+	/**
+	 * The ids of {@code clean} a stretch at a time through the cache: a stretch not cached is encoded and cached when
+	 * {@code encodeMisses}, else ends the work with {@code null} (hits are then counted only when all were found).
+	 */
+	private int[] encodeStretches(String clean, boolean encodeMisses) {
 		Ids ids = new Ids(Math.max(16, clean.length() / 3));
-		boolean[] missed = new boolean[1];
-		int[] found = new int[1];
-		addedTokens.split(clean, new AddedTokens.Pieces() {
+		int[] peeked = new int[1];
+		boolean whole = addedTokens.split(clean, new AddedTokens.Pieces() {
 
 			@Override
-			public void stretch(int start, int end) {
-				int[] known = missed[0] ? null : cache.peek(clean.substring(start, end));
+			public boolean stretch(int start, int end) {
+				String stretch = clean.substring(start, end);
+				int[] known = encodeMisses ? cache.get(stretch) : cache.peek(stretch);
 				if (known == null) {
-					missed[0] = true;
+					if (!encodeMisses) {
+						return false;
+					}
+					known = encodeNative(stretch, false);
+					cache.put(stretch, known);
 				}
-				else {
-					ids.add(known);
-					found[0]++;
+				else if (!encodeMisses) {
+					peeked[0]++;
 				}
+				ids.add(known);
+				return true;
 			}
 
 			@Override
@@ -213,10 +209,10 @@ public final class ModelTokenizer implements AutoCloseable {
 				ids.add(id);
 			}
 		});
-		if (missed[0]) {
+		if (!whole) {
 			return null;
 		}
-		cache.countHits(found[0]);
+		cache.countHits(peeked[0]);
 		return ids.toArray();
 	}
 

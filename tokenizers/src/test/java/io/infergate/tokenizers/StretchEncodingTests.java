@@ -140,8 +140,8 @@ class StretchEncodingTests {
 		read.split("a<s>b<s><s>", new AddedTokens.Pieces() {
 
 			@Override
-			public void stretch(int start, int end) {
-				pieces.add("a<s>b<s><s>".substring(start, end));
+			public boolean stretch(int start, int end) {
+				return pieces.add("a<s>b<s><s>".substring(start, end));
 			}
 
 			@Override
@@ -160,8 +160,8 @@ class StretchEncodingTests {
 		tokens.split("x<a>bc<a>", new AddedTokens.Pieces() {
 
 			@Override
-			public void stretch(int start, int end) {
-				pieces.add("x<a>bc<a>".substring(start, end));
+			public boolean stretch(int start, int end) {
+				return pieces.add("x<a>bc<a>".substring(start, end));
 			}
 
 			@Override

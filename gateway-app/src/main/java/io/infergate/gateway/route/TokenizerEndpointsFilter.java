@@ -1,6 +1,5 @@
 package io.infergate.gateway.route;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executor;
 
 import reactor.core.publisher.Mono;
@@ -8,10 +7,7 @@ import reactor.core.scheduler.Schedulers;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.infergate.gateway.error.OpenAiError;
@@ -69,16 +65,7 @@ public class TokenizerEndpointsFilter implements GatewayFilter {
 			answer = answer.publishOn(Schedulers.fromExecutor(loop));
 		}
 		return answer.flatMap((result) -> (result instanceof OpenAiError error)
-				? OpenAiErrorResponses.write(exchange, error) : write(exchange, (String) result));
-	}
-
-	private static Mono<Void> write(ServerWebExchange exchange, String json) {
-		ServerHttpResponse response = exchange.getResponse();
-		byte[] body = json.getBytes(StandardCharsets.UTF_8);
-		response.setStatusCode(HttpStatus.OK);
-		response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
-		response.getHeaders().setContentLength(body.length);
-		DataBuffer buffer = response.bufferFactory().wrap(body);
-		return response.writeWith(Mono.just(buffer));
+				? OpenAiErrorResponses.write(exchange, error)
+				: OpenAiErrorResponses.writeJson(exchange, HttpStatus.OK, (String) result));
 	}
 }

@@ -46,6 +46,11 @@ public final class PromptSource {
 	/** The body as a tree, once parsed. */
 	private Map<?, ?> root;
 
+	/** The chat as {@link #renderedWith}'s template rendered it, kept from a look in its cache for the encoding. */
+	private String rendered;
+
+	private ModelTokenizer renderedWith;
+
 	public PromptSource(byte[] body, InferenceApi api) {
 		this.body = body;
 		this.api = api;
@@ -76,7 +81,7 @@ public final class PromptSource {
 		if (tokenizer == tokenizedWith) {
 			return true;
 		}
-		if (body.length > MAX_TOKENIZED_BYTES || !(api == InferenceApi.CHAT_COMPLETIONS)) {
+		if (body.length > MAX_TOKENIZED_BYTES || api != InferenceApi.CHAT_COMPLETIONS || !tokenizer.caches()) {
 			return false;
 		}
 		try {
@@ -84,7 +89,9 @@ public final class PromptSource {
 			if (!(root.get("messages") instanceof List<?> messages)) {
 				return false;
 			}
-			int[] ids = tokenizer.encodeChatIfCached(messages, tools(root), templateArguments(root));
+			rendered = tokenizer.renderChat(messages, tools(root), templateArguments(root), true);
+			renderedWith = tokenizer;
+			int[] ids = tokenizer.encodeRenderedIfCached(rendered);
 			if (ids == null) {
 				return false;
 			}
@@ -110,11 +117,13 @@ public final class PromptSource {
 		return root;
 	}
 
-	private static List<?> tools(Map<?, ?> root) {
+	/** A chat request's {@code tools}, or {@code null}. */
+	static List<?> tools(Map<?, ?> root) {
 		return (root.get("tools") instanceof List<?> list) ? list : null;
 	}
 
-	private static Map<String, Object> templateArguments(Map<?, ?> root) {
+	/** A chat request's {@code chat_template_kwargs}, keyed by name; empty without them. */
+	static Map<String, Object> templateArguments(Map<?, ?> root) {
 		Map<String, Object> arguments = new LinkedHashMap<>();
 		if (root.get("chat_template_kwargs") instanceof Map<?, ?> kwargs) {
 			kwargs.forEach((key, value) -> arguments.put(String.valueOf(key), value));
@@ -152,7 +161,10 @@ public final class PromptSource {
 		}
 	}
 
-	private static PromptTokens chat(ModelTokenizer tokenizer, Map<?, ?> root) throws InvalidRequestException {
+	private PromptTokens chat(ModelTokenizer tokenizer, Map<?, ?> root) throws InvalidRequestException {
+		if (tokenizer == renderedWith) {
+			return PromptTokens.of(tokenizer.encodeRendered(rendered));
+		}
 		if (!(root.get("messages") instanceof List<?> messages)) {
 			throw InvalidRequestException.field("messages", "`messages` must be an array.");
 		}

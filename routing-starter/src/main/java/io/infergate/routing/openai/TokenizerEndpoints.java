@@ -83,12 +83,8 @@ public final class TokenizerEndpoints {
 				throw InvalidRequestException.field("continue_final_message", "`continue_final_message` is not "
 						+ "supported when the gateway tokenizes for the model's engine.");
 			}
-			Map<String, Object> arguments = new LinkedHashMap<>();
-			if (request.get("chat_template_kwargs") instanceof Map<?, ?> kwargs) {
-				kwargs.forEach((key, value) -> arguments.put(String.valueOf(key), value));
-			}
-			List<?> tools = (request.get("tools") instanceof List<?> given) ? given : null;
-			text = tokenizer.renderChat(list, tools, arguments, flag(request, "add_generation_prompt", true));
+			text = tokenizer.renderChat(list, PromptSource.tools(request), PromptSource.templateArguments(request),
+					flag(request, "add_generation_prompt", true));
 			addSpecialTokens = flag(request, "add_special_tokens", false);
 		}
 		else {
