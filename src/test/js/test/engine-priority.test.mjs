@@ -38,6 +38,19 @@ after(async () => {
 
 const messages = [{ role: 'user', content: 'hello' }];
 
+/** Waits until the prioritised engine's /metrics says it runs `running` requests and holds `waiting` in its queue. */
+async function engineHolds(running, waiting) {
+  const gauge = (text, name) => Number(text.match(new RegExp(`^vllm:${name}\\{[^}]*\\} (\\S+)$`, 'm'))?.[1]);
+  for (let i = 0; i < 400; i++) {
+    const text = await (await fetch(`${prioritised.url}/metrics`)).text();
+    if (gauge(text, 'num_requests_running') === running && gauge(text, 'num_requests_waiting') === waiting) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.fail(`the engine never held ${running} running and ${waiting} waiting`);
+}
+
 test('a priority among the parameters is taken out for a FIFO engine, streamed or not', async () => {
   const completion = await client.chat.completions.create({ model: 'fifo', messages, max_tokens: 3, priority: -2 });
   assert.equal(completion.usage.completion_tokens, 3);
@@ -64,13 +77,14 @@ test('an engine scheduling by priority serves the request sent at the default pr
     + 'sent at a lower one', async () => {
   const finished = [];
   const running = client.chat.completions.create({ model: 'prio', messages, max_tokens: 200 });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // what the engine holds, not a fixed wait: on a busy machine the first request can reach it after the flood
+  await engineHolds(1, 0);
   const flood = [];
   for (let i = 0; i < 3; i++) {
     flood.push(client.chat.completions.create({ model: 'prio', messages, max_tokens: 10, priority: -5 })
       .then((completion) => { finished.push('flood'); return completion; }));
   }
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await engineHolds(1, 3);
   const important = client.chat.completions.create({ model: 'prio', messages, max_tokens: 10 })
     .then((completion) => { finished.push('important'); return completion; });
   const results = await Promise.all([running, important, ...flood]);
