@@ -76,6 +76,9 @@ class ModelConfigurationStartupTests {
 				Arguments.of(List.of("infergate.pools.llama.engine-priority=vlm"),
 						"Failed to bind properties under 'infergate.pools.llama.engine-priority' to "
 								+ "io.infergate.routing.pool.EnginePriority"),
+				Arguments.of(List.of("infergate.pools.llama.tokenizer.path=" + TestTokenizers.qwen3(),
+						"infergate.pools.llama.tokenizer.routing-tokens=8"),
+						"routing-tokens: must be at least 16, got 8"),
 				Arguments.of(List.of("infergate.pools.llama.tokenizer.path=/nonexistent/llama/tokenizer.json"),
 						"infergate.pools.llama.tokenizer.path: no tokenizer file at /nonexistent/llama/tokenizer.json"),
 				Arguments.of(List.of("infergate.models.chat.pool=llama", "infergate.models.chat.tokenizer.path=/nope"),

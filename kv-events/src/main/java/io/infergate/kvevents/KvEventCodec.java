@@ -48,7 +48,7 @@ public final class KvEventCodec {
 
 	/**
 	 * The batch in the older {@code array_like} layout (arrays in field order), with the fields of the last release
-	 * that used it: BlockStored up to {@code group_idx} ({@code extra_keys} nil), BlockRemoved up to
+	 * that used it: BlockStored up to {@code group_idx}, BlockRemoved up to
 	 * {@code group_idx}.
 	 */
 	public static byte[] encodeArrayLike(KvEventBatch batch) {
@@ -91,7 +91,7 @@ public final class KvEventCodec {
 
 	private static void writeMap(MessagePacker out, KvCacheEvent event) throws IOException {
 		if (event instanceof BlockStored stored) {
-			out.packMapHeader(stored.groupIdx() != null ? 9 : 8);
+			out.packMapHeader(8 + (stored.extraKeys() != null ? 1 : 0) + (stored.groupIdx() != null ? 1 : 0));
 			out.packString(TYPE).packString(BlockStored.TAG);
 			out.packString("block_hashes");
 			writeHashes(out, stored.blockHashes());
@@ -106,6 +106,10 @@ public final class KvEventCodec {
 			writeNullable(out, stored.medium());
 			out.packString("lora_name");
 			writeNullable(out, stored.loraName());
+			if (stored.extraKeys() != null) {
+				out.packString("extra_keys");
+				writeValue(out, stored.extraKeys());
+			}
 			if (stored.groupIdx() != null) {
 				out.packString("group_idx").packInt(stored.groupIdx());
 			}
@@ -138,7 +142,7 @@ public final class KvEventCodec {
 			writeNullable(out, stored.loraId());
 			writeNullable(out, stored.medium());
 			writeNullable(out, stored.loraName());
-			out.packNil(); // extra_keys
+			writeValue(out, stored.extraKeys());
 			writeNullable(out, stored.groupIdx());
 		}
 		else if (event instanceof BlockRemoved removed) {
@@ -192,6 +196,38 @@ public final class KvEventCodec {
 		out.packArrayHeader(tokens.length);
 		for (int token : tokens) {
 			out.packInt(token);
+		}
+	}
+
+	/** An extra key as msgspec writes it: a tuple or list as an array, bytes as bin. */
+	private static void writeValue(MessagePacker out, Object value) throws IOException {
+		if (value == null) {
+			out.packNil();
+		}
+		else if (value instanceof String text) {
+			out.packString(text);
+		}
+		else if (value instanceof Long || value instanceof Integer) {
+			out.packLong(((Number) value).longValue());
+		}
+		else if (value instanceof Double number) {
+			out.packDouble(number);
+		}
+		else if (value instanceof Boolean flag) {
+			out.packBoolean(flag);
+		}
+		else if (value instanceof byte[] bytes) {
+			out.packBinaryHeader(bytes.length);
+			out.writePayload(bytes);
+		}
+		else if (value instanceof List<?> list) {
+			out.packArrayHeader(list.size());
+			for (Object item : list) {
+				writeValue(out, item);
+			}
+		}
+		else {
+			throw new IllegalArgumentException("an extra key cannot be a " + value.getClass().getName());
 		}
 	}
 
@@ -296,6 +332,7 @@ public final class KvEventCodec {
 					case "lora_id" -> fields.loraId = readNullableInt(in);
 					case "medium" -> fields.medium = readNullableString(in);
 					case "lora_name" -> fields.loraName = readNullableString(in);
+					case "extra_keys" -> fields.extraKeys = readExtraKeys(in);
 					case "group_idx" -> fields.groupIdx = readNullableInt(in);
 					default -> in.skipValue();
 				}
@@ -342,7 +379,7 @@ public final class KvEventCodec {
 					read++;
 				}
 				if (read < items) {
-					in.skipValue(); // extra_keys
+					fields.extraKeys = readExtraKeys(in);
 					read++;
 				}
 				if (read < items) {
@@ -419,6 +456,61 @@ public final class KvEventCodec {
 		return tokens;
 	}
 
+	/** {@code extra_keys}: null, or one entry per block, each null or an array of keys. */
+	private static List<List<Object>> readExtraKeys(MessageUnpacker in) throws IOException {
+		if (in.tryUnpackNil()) {
+			return null;
+		}
+		int count = in.unpackArrayHeader();
+		List<List<Object>> keys = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			keys.add(in.tryUnpackNil() ? null : readList(in));
+		}
+		return keys;
+	}
+
+	private static List<Object> readList(MessageUnpacker in) throws IOException {
+		int count = in.unpackArrayHeader();
+		List<Object> values = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			values.add(readValue(in));
+		}
+		return values;
+	}
+
+	/** One extra key: a string, an integer, bytes, an array (a tuple), a float, a boolean or nil; a map is skipped. */
+	private static Object readValue(MessageUnpacker in) throws IOException {
+		MessageFormat format = in.getNextFormat();
+		switch (format.getValueType()) {
+			case NIL -> {
+				in.unpackNil();
+				return null;
+			}
+			case STRING -> {
+				return in.unpackString();
+			}
+			case INTEGER -> {
+				return (format == MessageFormat.UINT64) ? in.unpackBigInteger().longValue() : in.unpackLong();
+			}
+			case BINARY -> {
+				return in.readPayload(in.unpackBinaryHeader());
+			}
+			case ARRAY -> {
+				return readList(in);
+			}
+			case FLOAT -> {
+				return in.unpackDouble();
+			}
+			case BOOLEAN -> {
+				return in.unpackBoolean();
+			}
+			default -> {
+				in.skipValue();
+				return null;
+			}
+		}
+	}
+
 	private static double readDouble(MessageUnpacker in) throws IOException {
 		return (in.getNextFormat().getValueType() == ValueType.INTEGER) ? in.unpackLong() : in.unpackDouble();
 	}
@@ -452,6 +544,8 @@ public final class KvEventCodec {
 
 		Integer groupIdx;
 
+		List<List<Object>> extraKeys;
+
 		KvCacheEvent build() {
 			if (tag == null) {
 				throw new KvEventFormatException("an event without a type tag");
@@ -462,7 +556,7 @@ public final class KvEventCodec {
 						throw new KvEventFormatException("BlockStored needs block_hashes, token_ids and block_size");
 					}
 					return new BlockStored(blockHashes, parentBlockHash, tokenIds, blockSize, loraId, medium,
-							loraName, groupIdx);
+							loraName, groupIdx, extraKeys);
 				}
 				case BlockRemoved.TAG -> {
 					if (blockHashes == null) {

@@ -66,8 +66,42 @@ class KvEventCodecTests {
 		KvEventBatch batch = KvEventCodec.decode(fixture("current-optional-fields.msgpack"));
 
 		assertThat(batch).isEqualTo(new KvEventBatch(TS, List.of(
-				new BlockStored(new long[] { LOW }, null, tokens(0, 16), 16, null, "GPU", null, 1),
+				new BlockStored(new long[] { LOW }, null, tokens(0, 16), 16, null, "GPU", null, 1,
+						List.of(List.of("sql", 3L))),
 				new BlockRemoved(new long[] { LOW }, "GPU", 1)), null));
+	}
+
+	@Test
+	void extraKeysRoundTripInBothLayouts() {
+		List<List<Object>> extraKeys = new java.util.ArrayList<>();
+		extraKeys.add(List.of("sql", List.of("image-1", 8L), "tenant-a"));
+		extraKeys.add(null);
+		extraKeys.add(List.of("sql"));
+		KvEventBatch batch = new KvEventBatch(12.5, List.of(new BlockStored(new long[] { 1, 2, 3 }, null,
+				tokens(0, 48), 16, 1, "GPU", "sql", null, extraKeys)), null);
+
+		assertThat(KvEventCodec.decode(KvEventCodec.encode(batch))).isEqualTo(batch);
+		assertThat(KvEventCodec.decode(KvEventCodec.encodeArrayLike(batch))).isEqualTo(batch);
+	}
+
+	@Test
+	void cacheSaltIsTheFirstBlocksStringKeyAfterTheAdaptersName() {
+		assertThat(salted(null, List.of("tenant-a")).cacheSalt()).isEqualTo("tenant-a");
+		assertThat(salted("sql", List.of("sql", "tenant-a")).cacheSalt()).isEqualTo("tenant-a");
+		assertThat(salted("sql", List.of("sql", List.of("image-1", 0L), "tenant-a", new byte[] { 1 })).cacheSalt())
+			.isEqualTo("tenant-a");
+		assertThat(salted("sql", List.of("sql")).cacheSalt()).isNull();
+		assertThat(salted(null, List.of(List.of("image-1", 0L))).cacheSalt()).isNull();
+		BlockStored noKeys = new BlockStored(new long[] { 1 }, null, tokens(0, 16), 16, null, "GPU", null, null);
+		assertThat(noKeys.cacheSalt()).isNull();
+		BlockStored extending = new BlockStored(new long[] { 2 }, 1L, tokens(16, 32), 16, null, "GPU", null, null,
+				List.of(List.of("tenant-a")));
+		assertThat(extending.cacheSalt()).as("only a prompt's first block carries the salt").isNull();
+	}
+
+	private static BlockStored salted(String adapter, List<Object> firstBlockKeys) {
+		return new BlockStored(new long[] { 1 }, null, tokens(0, 16), 16, null, "GPU", adapter, null,
+				List.of(firstBlockKeys));
 	}
 
 	@Test

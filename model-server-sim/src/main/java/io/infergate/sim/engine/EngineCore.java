@@ -183,7 +183,7 @@ final class EngineCore {
 		request.arrivalMicros = nowMicros;
 		request.effectivePriority = this.config.priorityConvention().effectivePriority(request.priority());
 		request.promptBlockHashes = PrefixBlockHasher.hashFullBlocks(request.promptTokens(), this.blockSize,
-				request.adapter());
+				request.adapter(), request.cacheSalt());
 		request.state = EngineRequest.State.WAITING;
 		this.waiting.add(request);
 		if (request.adapter() != null) {
@@ -534,15 +534,33 @@ final class EngineCore {
 		request.numHashedBlocks = Math.max(request.numHashedBlocks, fullBlocks);
 	}
 
-	/** A {@code BlockStored} for prompt blocks {@code [from, to)} of the request. */
+	/**
+	 * A {@code BlockStored} for prompt blocks {@code [from, to)} of the request, with vLLM's {@code extra_keys} when
+	 * any block has one: the adapter's name on every block, then the {@code cache_salt} on the prompt's first.
+	 */
 	private void addBlockStored(EngineRequest request, int from, int to) {
 		long[] hashes = Arrays.copyOfRange(request.promptBlockHashes, from, to);
 		Long parent = (from > 0) ? request.promptBlockHashes[from - 1] : null;
 		int[] tokens = Arrays.copyOfRange(request.promptTokens(), from * this.blockSize, to * this.blockSize);
 		String adapter = request.adapter();
+		String salt = request.cacheSalt();
 		Integer loraId = (adapter != null) ? this.config.loraModules().indexOf(adapter) + 1 : null;
+		List<List<Object>> extraKeys = null;
+		if (adapter != null || (salt != null && from == 0)) {
+			extraKeys = new ArrayList<>(to - from);
+			for (int block = from; block < to; block++) {
+				List<Object> keys = new ArrayList<>(2);
+				if (adapter != null) {
+					keys.add(adapter);
+				}
+				if (salt != null && block == 0) {
+					keys.add(salt);
+				}
+				extraKeys.add(keys.isEmpty() ? null : keys);
+			}
+		}
 		this.kvEvents.add(new BlockStored(hashes, parent, tokens, this.blockSize, loraId, BlockStored.MEDIUM_GPU,
-				adapter, null));
+				adapter, null, extraKeys));
 	}
 
 	private int blocksFor(int tokens) {

@@ -26,6 +26,8 @@ public final class EngineRequest {
 
 	private final Object attachment;
 
+	private final String cacheSalt;
+
 	long id = -1;
 
 	State state = State.NEW;
@@ -71,10 +73,20 @@ public final class EngineRequest {
 	 * requests under {@link SchedulingPolicy#PRIORITY}, and vLLM's first-come-first-served engine refuses any but 0
 	 */
 	public EngineRequest(int[] promptTokens, String adapter, int maxTokens, int priority, Object attachment) {
+		this(promptTokens, adapter, maxTokens, priority, null, attachment);
+	}
+
+	/**
+	 * @param cacheSalt the request's {@code cache_salt}, or null: as in vLLM, it enters the hash of the prompt's
+	 * first block, so the request shares cached blocks only with requests carrying the same salt
+	 */
+	public EngineRequest(int[] promptTokens, String adapter, int maxTokens, int priority, String cacheSalt,
+			Object attachment) {
 		this.promptTokens = promptTokens;
 		this.adapter = adapter;
 		this.maxTokens = maxTokens;
 		this.priority = priority;
+		this.cacheSalt = cacheSalt;
 		this.attachment = attachment;
 	}
 
@@ -84,6 +96,11 @@ public final class EngineRequest {
 
 	public EngineRequest(int[] promptTokens, String adapter, int maxTokens) {
 		this(promptTokens, adapter, maxTokens, 0, null);
+	}
+
+	/** The request's {@code cache_salt}, or null. */
+	public String cacheSalt() {
+		return this.cacheSalt;
 	}
 
 	/** Engine-local sequence number, assigned on submission. */

@@ -3,7 +3,9 @@ package io.infergate.sim.engine;
 /**
  * Chained hashes of a prompt's full KV blocks, as vLLM's prefix caching computes them: block {@code i}'s hash
  * mixes its parent's hash with its own tokens, and the first block's parent is a seed derived from the LoRA
- * adapter, so different adapters never share cached blocks. Only full blocks are hashed.
+ * adapter, so different adapters never share cached blocks. A request's {@code cache_salt} is mixed into its first
+ * block only (vLLM adds it to that block's extra keys), and reaches every later block through the chain. Only full
+ * blocks are hashed.
  */
 public final class PrefixBlockHasher {
 
@@ -16,10 +18,21 @@ public final class PrefixBlockHasher {
 
 	/** Hashes of the {@code floor(tokens/blockSize)} full blocks of {@code tokens}. */
 	public static long[] hashFullBlocks(int[] tokens, int blockSize, String adapter) {
+		return hashFullBlocks(tokens, blockSize, adapter, null);
+	}
+
+	/** Hashes of the full blocks of {@code tokens} for a request with {@code cacheSalt} (or none). */
+	public static long[] hashFullBlocks(int[] tokens, int blockSize, String adapter, String cacheSalt) {
 		long[] hashes = new long[tokens.length / blockSize];
 		long parent = seed(adapter);
 		for (int block = 0; block < hashes.length; block++) {
 			long hash = parent ^ FNV_OFFSET;
+			if (block == 0 && cacheSalt != null) {
+				for (int i = 0; i < cacheSalt.length(); i++) {
+					hash = (hash ^ cacheSalt.charAt(i)) * FNV_PRIME;
+				}
+				hash = mix(hash);
+			}
 			for (int i = block * blockSize, end = i + blockSize; i < end; i++) {
 				hash = (hash ^ tokens[i]) * FNV_PRIME;
 			}

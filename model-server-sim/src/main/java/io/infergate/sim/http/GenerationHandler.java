@@ -57,7 +57,7 @@ public final class GenerationHandler implements HttpHandler {
 	}
 
 	private record Generation(String model, String adapter, int[] promptTokens, int maxTokens, int priority,
-			boolean stream, boolean includeUsage, String requestId) {
+			String cacheSalt, boolean stream, boolean includeUsage, String requestId) {
 	}
 
 	/** As vLLM does, a client's request id becomes the response's id: {@code chatcmpl-<id>}. */
@@ -88,7 +88,7 @@ public final class GenerationHandler implements HttpHandler {
 			delay(this.faults.generationDelayMillis());
 			progress = new GenerationProgress(generation.stream());
 			request = new EngineRequest(generation.promptTokens(), generation.adapter(), generation.maxTokens(),
-					generation.priority(), progress);
+					generation.priority(), generation.cacheSalt(), progress);
 			this.engine.submit(request);
 		}
 		catch (OpenAiError error) {
@@ -247,6 +247,7 @@ public final class GenerationHandler implements HttpHandler {
 				: prompt(root);
 		int maxTokens = maxTokens(root);
 		int priority = priority(root);
+		String cacheSalt = cacheSalt(root);
 		boolean stream = booleanField(root, "stream");
 		boolean includeUsage = false;
 		JsonNode streamOptions = root.get("stream_options");
@@ -262,7 +263,8 @@ public final class GenerationHandler implements HttpHandler {
 		if (reason != null) {
 			throw OpenAiError.badRequest(reason, null);
 		}
-		return new Generation(model, adapter, promptTokens, maxTokens, priority, stream, includeUsage, requestId);
+		return new Generation(model, adapter, promptTokens, maxTokens, priority, cacheSalt, stream, includeUsage,
+				requestId);
 	}
 
 	/** A string, an array of token ids (taken as they are), or an array holding one string. */
@@ -324,6 +326,19 @@ public final class GenerationHandler implements HttpHandler {
 			throw OpenAiError.badRequest("'priority' must be an integer.", "priority");
 		}
 		return node.intValue();
+	}
+
+	/** vLLM's {@code cache_salt}: absent or null, or a non-empty string (anything else is a 400, as in vLLM). */
+	private static String cacheSalt(JsonNode root) throws OpenAiError {
+		JsonNode node = root.get("cache_salt");
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (!node.isString() || node.stringValue().isEmpty()) {
+			throw OpenAiError.badRequest("Parameter 'cache_salt' must be a non-empty string if provided.",
+					"cache_salt");
+		}
+		return node.stringValue();
 	}
 
 	private static boolean booleanField(JsonNode node, String field) throws OpenAiError {

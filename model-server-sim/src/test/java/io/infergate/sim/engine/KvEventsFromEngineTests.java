@@ -90,6 +90,36 @@ class KvEventsFromEngineTests {
 		assertThat(stored.loraName()).isEqualTo("sql");
 		assertThat(stored.loraId()).isEqualTo(1);
 		assertThat(stored.blockHashes()).containsExactly(PrefixBlockHasher.hashFullBlocks(prompt, 16, "sql"));
+		assertThat(stored.extraKeys()).containsExactly(List.of("sql"), List.of("sql"));
+	}
+
+	@Test
+	void aSaltedPromptIsCachedApartAndNamesItsSaltInTheFirstBlocksExtraKeys() {
+		VirtualTimeEngine engine = engine(100);
+		int[] prompt = Prompts.tokens(40, 4);
+		engine.submit(0, new EngineRequest(prompt, "sql", 1, 0, "tenant-a", null));
+		long done = engine.runUntilIdle();
+
+		BlockStored stored = (BlockStored) events().get(0);
+		assertThat(stored.blockHashes()).containsExactly(PrefixBlockHasher.hashFullBlocks(prompt, 16, "sql",
+				"tenant-a"));
+		assertThat(stored.extraKeys()).containsExactly(List.of("sql", "tenant-a"), List.of("sql"));
+		assertThat(stored.cacheSalt()).isEqualTo("tenant-a");
+		assertThat(PrefixBlockHasher.hashFullBlocks(prompt, 16, "sql", "tenant-a")).doesNotContain(
+				PrefixBlockHasher.hashFullBlocks(prompt, 16, "sql"));
+
+		// the same prompt without the salt, or with another, computes every block again
+		this.batches.clear();
+		engine.submit(done, new EngineRequest(prompt, "sql", 1));
+		done = engine.runUntilIdle();
+		engine.submit(done, new EngineRequest(prompt, "sql", 1, 0, "tenant-b", null));
+		done = engine.runUntilIdle();
+		assertThat(events()).hasSize(2).allSatisfy((event) -> assertThat(event).isInstanceOf(BlockStored.class));
+		// and with the same salt it stores nothing: every full block is a hit
+		this.batches.clear();
+		engine.submit(done, new EngineRequest(prompt, "sql", 1, 0, "tenant-a", null));
+		engine.runUntilIdle();
+		assertThat(events()).isEmpty();
 	}
 
 	@Test

@@ -118,4 +118,16 @@ class BadInputHttpTests {
 			.get("param")
 			.stringValue()).isEqualTo("priority");
 	}
+
+	@Test
+	void anEmptyOrNonStringCacheSaltIs400AndAStringOneIsServed() {
+		for (String bad : new String[] { "\"\"", "7", "[\"a\"]" }) {
+			assertThat(assertOpenAiError(http.post("/v1/chat/completions",
+					"{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"cache_salt\":" + bad + "}"), 400)
+				.get("param")
+				.stringValue()).isEqualTo("cache_salt");
+		}
+		assertThat(http.post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":1,\"cache_salt\":\"t\"}")
+			.statusCode()).isEqualTo(200);
+	}
 }

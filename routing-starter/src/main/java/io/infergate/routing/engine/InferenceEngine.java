@@ -1,6 +1,7 @@
 package io.infergate.routing.engine;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -180,10 +181,16 @@ public final class InferenceEngine {
 			return new Resolution.NoLaneFits(model, tokens, configured.largestRequestTokens(), exact != null);
 		}
 		String promptText = (work == InferenceApi.Work.GENERATION) ? parsed.promptText() : "";
-		int[] ids = (exact != null && work == InferenceApi.Work.GENERATION) ? exact.ids() : null;
+		int[] ids = (exact != null && work == InferenceApi.Work.GENERATION)
+				? routingIds(exact.ids(), tokenizers.routingTokens(model, route.pool())) : null;
 		return new Resolution.Routed(route, new InferenceRequest(route.model(), route.pool(), route.targetModel(),
 				route.adapter(), promptText, promptTokens, maxTokens, parsed.stream(), sessionKey, caller.priority(),
-				new Settlement(), ids, exact != null));
+				new Settlement(), ids, exact != null, parsed.cacheSalt()));
+	}
+
+	/** The leading {@code routingTokens} of a prompt's ids: all routing uses, and all a request keeps in flight. */
+	private static int[] routingIds(int[] ids, int routingTokens) {
+		return (ids == null || ids.length <= routingTokens) ? ids : Arrays.copyOf(ids, routingTokens);
 	}
 
 	/** The engine {@code pool}'s servers run, or {@code null} for a pool the gateway does not know. */

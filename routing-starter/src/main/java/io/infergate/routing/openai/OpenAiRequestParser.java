@@ -78,6 +78,7 @@ public final class OpenAiRequestParser {
 		Integer maxCompletionTokens = null;
 		String user = null;
 		Integer priority = null;
+		String cacheSalt = null;
 		StreamOptions streamOptions = StreamOptions.ABSENT;
 		Input input = new Input();
 		JsonToken token;
@@ -102,6 +103,7 @@ public final class OpenAiRequestParser {
 						name);
 				case "user" -> user = readOptionalString(parser, value, name);
 				case "priority" -> priority = readPriority(parser, value);
+				case "cache_salt" -> cacheSalt = readCacheSalt(parser, value);
 				case "stream_options" -> streamOptions = readStreamOptions(parser, value);
 				default -> readInput(parser, value, name, api, input);
 			}
@@ -121,7 +123,7 @@ public final class OpenAiRequestParser {
 		}
 		Integer limit = (maxCompletionTokens != null) ? maxCompletionTokens : maxTokens;
 		return new ParsedRequest(model, modelStart, modelEnd, stream, limit, input.promptText(), input.tokens(), user,
-				streamOptions, priority, new PromptSource(body, api));
+				streamOptions, priority, new PromptSource(body, api), cacheSalt);
 	}
 
 	/** Reads {@code name} into the input when it is one of the API's input fields, else skips it. */
@@ -459,6 +461,15 @@ public final class OpenAiRequestParser {
 					+ EnginePriority.MAX_PRIORITY + " to " + EnginePriority.MAX_PRIORITY + ".");
 		}
 		return parser.getIntValue();
+	}
+
+	/** {@code cache_salt}: null, or a non-empty string, as vLLM accepts it. */
+	private static String readCacheSalt(JsonParser parser, JsonToken value) throws InvalidRequestException {
+		String salt = readOptionalString(parser, value, "cache_salt");
+		if (salt != null && salt.isEmpty()) {
+			throw InvalidRequestException.field("cache_salt", "'cache_salt' must be a non-empty string if given.");
+		}
+		return salt;
 	}
 
 	private static Integer readPositiveInt(JsonParser parser, JsonToken value, String name)

@@ -18,10 +18,19 @@ package io.infergate.routing.openai;
  * lowers the caller's), or {@code null} when absent
  * @param source the body's input, for exact tokens once the model's tokenizer is known; {@code null} when the
  * request was not read from a body (the bench harness)
+ * @param cacheSalt the {@code cache_salt} value (vLLM's prefix-cache isolation), or {@code null}
  */
 public record ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
 		String promptText, int inputTokens, String user, StreamOptions streamOptions, Integer priority,
-		PromptSource source) {
+		PromptSource source, String cacheSalt) {
+
+	/** A request without a {@code cache_salt}. */
+	public ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,
+			String promptText, int inputTokens, String user, StreamOptions streamOptions, Integer priority,
+			PromptSource source) {
+		this(model, modelValueStart, modelValueEnd, stream, maxTokens, promptText, inputTokens, user, streamOptions,
+				priority, source, null);
+	}
 
 	/** A request not read from a body. */
 	public ParsedRequest(String model, int modelValueStart, int modelValueEnd, boolean stream, Integer maxTokens,

@@ -84,7 +84,8 @@ public final class EngineBlockIndex implements EndpointLifecycleListener {
 			engine.blockSize = blockSize;
 			long[] keys = new long[count];
 			synchronized (engine) {
-				long parent = (stored.parentBlockHash() == null) ? TokenBlockKeys.root(stored.loraName())
+				long parent = (stored.parentBlockHash() == null)
+						? TokenBlockKeys.root(stored.loraName(), stored.cacheSalt())
 						: engine.keys.get(stored.parentBlockHash());
 				if (parent == 0) {
 					// the parent was never seen (events missed, or evicted from the map): the chain cannot be keyed

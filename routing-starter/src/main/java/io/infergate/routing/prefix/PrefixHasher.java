@@ -67,6 +67,14 @@ public final class PrefixHasher {
 
 	/** The chained hashes of the prompt's full blocks, up to {@code maxBlocks}. */
 	public PrefixHashes hash(String targetModel, String adapter, String prompt) {
+		return hash(targetModel, adapter, null, prompt);
+	}
+
+	/**
+	 * The chained hashes of the prompt's full blocks, up to {@code maxBlocks}, chained from
+	 * {@link #seed(String, String, String) the seed with the request's cache_salt}.
+	 */
+	public PrefixHashes hash(String targetModel, String adapter, String salt, String prompt) {
 		int blocks = (prompt == null) ? 0 : Math.min(prompt.length() / blockSizeChars, maxBlocks);
 		if (blocks == 0) {
 			return PrefixHashes.NONE;
@@ -75,7 +83,7 @@ public final class PrefixHasher {
 		Scratch buffers = scratch.get();
 		int blockBytes = blockSizeChars * 2;
 		int blocksPerChunk = buffers.chars.length / blockSizeChars;
-		long parent = seed(targetModel, adapter);
+		long parent = seed(targetModel, adapter, salt);
 		for (int first = 0; first < blocks; first += blocksPerChunk) {
 			int count = Math.min(blocksPerChunk, blocks - first);
 			byte[] bytes = buffers.load(prompt, first * blockSizeChars, count * blockSizeChars);
@@ -94,6 +102,12 @@ public final class PrefixHasher {
 	 * {@code XXH3(block i)} over the block's ids as little-endian 32-bit integers.
 	 */
 	public PrefixHashes hashTokens(String targetModel, String adapter, int[] tokens, int blockSizeTokens) {
+		return hashTokens(targetModel, adapter, null, tokens, blockSizeTokens);
+	}
+
+	/** {@link #hashTokens(String, String, int[], int)} chained from the seed with the request's cache_salt. */
+	public PrefixHashes hashTokens(String targetModel, String adapter, String salt, int[] tokens,
+			int blockSizeTokens) {
 		int blocks = Math.min(tokens.length / blockSizeTokens, maxBlocks);
 		if (blocks == 0) {
 			return PrefixHashes.NONE;
@@ -102,7 +116,7 @@ public final class PrefixHasher {
 		Scratch buffers = scratch.get();
 		int blockBytes = blockSizeTokens * 4;
 		byte[] bytes = buffers.tokenBytes(blockBytes);
-		long parent = seed(targetModel, adapter);
+		long parent = seed(targetModel, adapter, salt);
 		for (int b = 0; b < blocks; b++) {
 			buffers.loadTokens(tokens, b * blockSizeTokens, blockSizeTokens);
 			parent = nonZero(XXH3.hashLongLongToLong(parent, XXH3.hashBytesToLong(bytes, 0, blockBytes)));
@@ -115,6 +129,15 @@ public final class PrefixHasher {
 	public static long seed(String targetModel, String adapter) {
 		return XXH3.hashLongLongToLong(XXH3.hashCharsToLong(emptyIfNull(targetModel)),
 				XXH3.hashCharsToLong(emptyIfNull(adapter)));
+	}
+
+	/**
+	 * h(−1) for a request with a {@code cache_salt}: {@code XXH3(seed(model, adapter), XXH3(salt))}, so salted prompts
+	 * share blocks only with the same salt (as vLLM's prefix cache does); without a salt, {@link #seed(String, String)}.
+	 */
+	public static long seed(String targetModel, String adapter, String salt) {
+		long seed = seed(targetModel, adapter);
+		return (salt == null || salt.isEmpty()) ? seed : XXH3.hashLongLongToLong(seed, XXH3.hashCharsToLong(salt));
 	}
 
 	private static String emptyIfNull(String value) {

@@ -98,8 +98,10 @@ public final class PrefixIndex implements DispatchListener, EndpointLifecycleLis
 	 */
 	public PrefixHashes hash(InferenceRequest request) {
 		int[] tokens = request.promptTokenIds();
-		return (tokens != null) ? hasher.hashTokens(request.targetModel(), request.adapter(), tokens, blockSizeTokens())
-				: hasher.hash(request.targetModel(), request.adapter(), request.promptText());
+		return (tokens != null)
+				? hasher.hashTokens(request.targetModel(), request.adapter(), request.cacheSalt(), tokens,
+						blockSizeTokens())
+				: hasher.hash(request.targetModel(), request.adapter(), request.cacheSalt(), request.promptText());
 	}
 
 	/**

@@ -8,8 +8,12 @@ package io.infergate.routing.prefix;
  * <pre>
  * key(−1) = seed                                         base model
  *         = mix(seed XOR FNV-1a-64(the adapter's name))  a LoRA adapter (its blocks never match the base model's)
+ *         then, with a cache_salt, mix(that XOR rotl(FNV-1a-64(salt), 31) XOR K2)
  * key(i)  = mix(key(i−1), block i's token ids)           each token folded in with a multiply-rotate step
  * </pre>
+ * A request's {@code cache_salt} enters only the chain's root, as vLLM adds it to the extra keys of a prompt's first
+ * block only: every later key inherits it through its parent, so salted blocks match only requests with the same
+ * salt.
  * {@code mix} ends with MurmurHash3's 64-bit finalizer. A key is never 0 (0 marks an empty slot in the index's
  * table). No allocation.
  */
@@ -30,14 +34,21 @@ public final class TokenBlockKeys {
 
 	/** The key a chain starts from: the base model's, or {@code adapter}'s. */
 	public static long root(String adapter) {
-		if (adapter == null || adapter.isEmpty()) {
-			return SEED;
-		}
+		return (adapter == null || adapter.isEmpty()) ? SEED : finalizer(SEED ^ fnv(adapter));
+	}
+
+	/** The key a chain starts from for {@code adapter} (or the base model) and a {@code cache_salt} (or none). */
+	public static long root(String adapter, String salt) {
+		long root = root(adapter);
+		return (salt == null || salt.isEmpty()) ? root : finalizer(root ^ Long.rotateLeft(fnv(salt), 31) ^ K2);
+	}
+
+	private static long fnv(String text) {
 		long hash = FNV_OFFSET;
-		for (int i = 0; i < adapter.length(); i++) {
-			hash = (hash ^ adapter.charAt(i)) * FNV_PRIME;
+		for (int i = 0; i < text.length(); i++) {
+			hash = (hash ^ text.charAt(i)) * FNV_PRIME;
 		}
-		return finalizer(SEED ^ hash);
+		return hash;
 	}
 
 	/** The key of the block {@code tokens[from, from + blockSize)} whose parent's key is {@code parent}. */
@@ -56,8 +67,18 @@ public final class TokenBlockKeys {
 	 * @return how many were written
 	 */
 	public static int keys(int[] tokens, int count, int blockSize, String adapter, long[] keys) {
+		return keys(tokens, count, blockSize, adapter, null, keys);
+	}
+
+	/**
+	 * Writes the keys of the full blocks of {@code tokens[0, count)} under {@code adapter} and {@code salt} to
+	 * {@code keys}, at most {@code keys.length}.
+	 *
+	 * @return how many were written
+	 */
+	public static int keys(int[] tokens, int count, int blockSize, String adapter, String salt, long[] keys) {
 		int blocks = Math.min(count / blockSize, keys.length);
-		long parent = root(adapter);
+		long parent = root(adapter, salt);
 		for (int block = 0; block < blocks; block++) {
 			parent = next(parent, tokens, block * blockSize, blockSize);
 			keys[block] = parent;

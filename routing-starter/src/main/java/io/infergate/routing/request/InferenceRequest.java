@@ -22,10 +22,20 @@ package io.infergate.routing.request;
  * @param promptTokenIds the prompt's token ids as its model's tokenizer gives them (chat template applied), or
  * {@code null} when the model has no tokenizer or the request holds several prompts
  * @param exactTokens whether {@code estimatedPromptTokens} was counted by the model's tokenizer
+ * @param cacheSalt the body's {@code cache_salt} (vLLM keeps the prefix cache of salted prompts apart: their blocks
+ * match only requests with the same salt), or {@code null}
  */
 public record InferenceRequest(String requestedModel, String pool, String targetModel, String adapter,
 		String promptText, int estimatedPromptTokens, int maxTokens, boolean stream, String sessionKey,
-		int priority, Settlement settlement, int[] promptTokenIds, boolean exactTokens) {
+		int priority, Settlement settlement, int[] promptTokenIds, boolean exactTokens, String cacheSalt) {
+
+	/** A request without a {@code cache_salt}. */
+	public InferenceRequest(String requestedModel, String pool, String targetModel, String adapter,
+			String promptText, int estimatedPromptTokens, int maxTokens, boolean stream, String sessionKey,
+			int priority, Settlement settlement, int[] promptTokenIds, boolean exactTokens) {
+		this(requestedModel, pool, targetModel, adapter, promptText, estimatedPromptTokens, maxTokens, stream,
+				sessionKey, priority, settlement, promptTokenIds, exactTokens, null);
+	}
 
 	/** A request whose prompt tokens are estimated. */
 	public InferenceRequest(String requestedModel, String pool, String targetModel, String adapter, String promptText,

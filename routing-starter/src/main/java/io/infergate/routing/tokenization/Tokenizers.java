@@ -20,7 +20,7 @@ import io.infergate.routing.pool.PoolProperties;
 public final class Tokenizers implements AutoCloseable {
 
 	/** No tokenizer anywhere: every count is an estimate. */
-	public static final Tokenizers NONE = new Tokenizers(Map.of(), Map.of(), List.of());
+	public static final Tokenizers NONE = new Tokenizers(Map.of(), Map.of(), List.of(), Map.of());
 
 	private final Map<String, RequestTokenizer> byModel;
 
@@ -28,13 +28,17 @@ public final class Tokenizers implements AutoCloseable {
 
 	private final List<RequestTokenizer> created;
 
+	/** {@code routing-tokens} by {@code "model:"} or {@code "pool:"} and the name. */
+	private final Map<String, Integer> routingTokens;
+
 	private final boolean anyCostly;
 
 	private Tokenizers(Map<String, RequestTokenizer> byModel, Map<String, RequestTokenizer> byPool,
-			List<RequestTokenizer> created) {
+			List<RequestTokenizer> created, Map<String, Integer> routingTokens) {
 		this.byModel = byModel;
 		this.byPool = byPool;
 		this.created = created;
+		this.routingTokens = routingTokens;
 		this.anyCostly = created.stream().anyMatch(RequestTokenizer::costly);
 	}
 
@@ -50,17 +54,24 @@ public final class Tokenizers implements AutoCloseable {
 		Map<TokenizerSettings, RequestTokenizer> distinct = new HashMap<>();
 		Map<String, RequestTokenizer> byModel = new LinkedHashMap<>();
 		Map<String, RequestTokenizer> byPool = new LinkedHashMap<>();
+		Map<String, Integer> routingTokens = new HashMap<>();
 		List<String> problems = new ArrayList<>();
 		pools.pools().forEach((name, pool) -> create("infergate.pools." + name + ".tokenizer", pool.tokenizer(),
-				typesByName, distinct, problems).ifPresent((tokenizer) -> byPool.put(name, tokenizer)));
+				typesByName, distinct, problems).ifPresent((tokenizer) -> {
+					byPool.put(name, tokenizer);
+					routingTokens.put("pool:" + name, pool.tokenizer().routingTokens());
+				}));
 		models.models().forEach((name, model) -> create("infergate.models." + name + ".tokenizer", model.tokenizer(),
-				typesByName, distinct, problems).ifPresent((tokenizer) -> byModel.put(name, tokenizer)));
+				typesByName, distinct, problems).ifPresent((tokenizer) -> {
+					byModel.put(name, tokenizer);
+					routingTokens.put("model:" + name, model.tokenizer().routingTokens());
+				}));
 		List<RequestTokenizer> created = List.copyOf(distinct.values());
 		if (!problems.isEmpty()) {
 			created.forEach(Tokenizers::close);
 			throw new InvalidConfigurationException(problems);
 		}
-		return created.isEmpty() ? NONE : new Tokenizers(byModel, byPool, created);
+		return created.isEmpty() ? NONE : new Tokenizers(byModel, byPool, created, routingTokens);
 	}
 
 	private static Optional<RequestTokenizer> create(String property, TokenizerSettings settings,
@@ -69,7 +80,7 @@ public final class Tokenizers implements AutoCloseable {
 		if (settings == null) {
 			return Optional.empty();
 		}
-		RequestTokenizer tokenizer = distinct.get(settings);
+		RequestTokenizer tokenizer = distinct.get(settings.tokenizerOnly());
 		if (tokenizer == null) {
 			TokenizerType type = types.get(settings.typeName());
 			if (type == null) {
@@ -86,7 +97,7 @@ public final class Tokenizers implements AutoCloseable {
 				problems.add(property + (named ? "." + message : ": " + message));
 				return Optional.empty();
 			}
-			distinct.put(settings, tokenizer);
+			distinct.put(settings.tokenizerOnly(), tokenizer);
 		}
 		return Optional.of(tokenizer);
 	}
@@ -95,6 +106,18 @@ public final class Tokenizers implements AutoCloseable {
 	public RequestTokenizer forRoute(String model, String pool) {
 		RequestTokenizer own = byModel.get(model);
 		return (own != null || pool == null) ? own : byPool.get(pool);
+	}
+
+	/**
+	 * The most leading token ids routing uses for {@code model} served by {@code pool}: the {@code routing-tokens} of
+	 * the tokenizer {@link #forRoute} gives, or {@link TokenizerSettings#DEFAULT_ROUTING_TOKENS} without one.
+	 */
+	public int routingTokens(String model, String pool) {
+		Integer own = byModel.containsKey(model) ? routingTokens.get("model:" + model) : null;
+		if (own == null && pool != null) {
+			own = routingTokens.get("pool:" + pool);
+		}
+		return (own != null) ? own : TokenizerSettings.DEFAULT_ROUTING_TOKENS;
 	}
 
 	/** The pool's tokenizer, or {@code null}. */

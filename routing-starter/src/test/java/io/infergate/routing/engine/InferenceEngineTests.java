@@ -1,7 +1,9 @@
 package io.infergate.routing.engine;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -21,13 +23,22 @@ import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.openai.OpenAiRequestParser;
 import io.infergate.routing.openai.ParsedRequest;
+import io.infergate.routing.pool.EngineType;
+import io.infergate.routing.pool.EnginePriority;
+import io.infergate.routing.pool.FailureMode;
+import io.infergate.routing.pool.PoolProperties;
+import io.infergate.routing.model.ModelProperties;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.tokenization.PromptTextTokenizerType;
+import io.infergate.routing.tokenization.TokenizerSettings;
+import io.infergate.routing.tokenization.Tokenizers;
 
 import static io.infergate.routing.model.ModelFixtures.lane;
 import static io.infergate.routing.model.ModelFixtures.lanes;
 import static io.infergate.routing.model.ModelFixtures.properties;
 import static io.infergate.routing.model.ModelFixtures.single;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class InferenceEngineTests {
 
@@ -141,6 +152,41 @@ class InferenceEngineTests {
 		return ((Resolution.Routed) engine.resolve(model, parse(InferenceApi.COMPLETIONS,
 				"{\"model\":\"" + model + "\",\"prompt\":\"hello\"}"), InferenceApi.Work.GENERATION, TEAM_A, null))
 			.request();
+	}
+
+	/**
+	 * The whole prompt is counted, but a request keeps only its first {@code routing-tokens} ids for routing; the
+	 * salt it sends travels with it.
+	 */
+	@Test
+	void aRequestCountsItsWholePromptButKeepsOnlyItsFirstRoutingTokensIds() {
+		PromptTextTokenizerType characters = new PromptTextTokenizerType("characters",
+				(text) -> text.chars().toArray());
+		PoolProperties pools = new PoolProperties(Map.of("llama", pool(16), "llama-long", pool(null)));
+		Tokenizers tokenizers = Tokenizers.load(new ModelProperties(Map.of()), pools, List.of(characters));
+		InferenceEngine exact = new InferenceEngine(catalog, null, null, null, 50, tokenizers);
+		String content = "q".repeat(100);
+
+		Resolution resolution = exact.resolve("chat", parse(InferenceApi.CHAT_COMPLETIONS,
+				"{\"model\":\"chat\",\"cache_salt\":\"tenant-a\",\"messages\":[{\"role\":\"user\",\"content\":\""
+						+ content + "\"}]}"), InferenceApi.Work.GENERATION, TEAM_A, null);
+
+		InferenceRequest request = ((Resolution.Routed) resolution).request();
+		assertThat(request.exactTokens()).isTrue();
+		assertThat(request.estimatedPromptTokens()).isGreaterThan(100);
+		assertThat(request.promptTokenIds()).hasSize(16);
+		assertThat(request.cacheSalt()).isEqualTo("tenant-a");
+		assertThat(tokenizers.routingTokens("chat", "llama")).isEqualTo(16);
+		assertThat(tokenizers.routingTokens("chat", "llama-long")).isEqualTo(TokenizerSettings.DEFAULT_ROUTING_TOKENS);
+		assertThat(tokenizers.all()).as("one tokenizer for settings that differ in routing-tokens only").hasSize(1);
+		assertThatIllegalArgumentException().isThrownBy(() -> new TokenizerSettings(null, null, "characters", null, 15))
+			.withMessage("routing-tokens: must be at least 16, got 15");
+	}
+
+	private static PoolProperties.Pool pool(Integer routingTokens) {
+		return new PoolProperties.Pool(EngineType.VLLM, List.of(URI.create("http://10.0.0.1:8000")), null,
+				Duration.ofSeconds(5), null, FailureMode.FAIL_CLOSE, null, null, null, null, EnginePriority.NONE,
+				new TokenizerSettings(null, null, "characters", null, routingTokens));
 	}
 
 	private static ParsedRequest parse(InferenceApi api, String json) {

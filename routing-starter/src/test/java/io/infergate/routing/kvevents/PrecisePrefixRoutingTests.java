@@ -23,6 +23,7 @@ import io.infergate.routing.openai.OpenAiRequestParser;
 import io.infergate.routing.openai.PromptTokens;
 import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.prefix.EngineBlockIndex;
+import io.infergate.routing.prefix.TokenBlockKeys;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.request.Settlement;
 import io.infergate.routing.scheduling.autoconfigure.SchedulingAutoConfiguration;
@@ -93,6 +94,56 @@ class PrecisePrefixRoutingTests {
 		assertRoutedToThePodThatServedThePrefix((question) -> tokenizer.tokenize(
 				new OpenAiRequestParser().parse(chatBody(SYSTEM, question).getBytes(StandardCharsets.UTF_8),
 						InferenceApi.CHAT_COMPLETIONS)));
+		tokenizer.close();
+	}
+
+	/**
+	 * {@code cache_salt} as vLLM keeps it: the pod stores the salted prompt's blocks under a salted first block and
+	 * names the salt in the event's {@code extra_keys}; the index keys that chain under the salt, so the same prompt
+	 * with the same salt matches every block on that pod, and without the salt (or with another) none.
+	 */
+	@Test
+	void aSaltedPrefixMatchesOnlyRequestsWithTheSameSalt() throws Exception {
+		Path qwen3 = Path.of(System.getProperty("infergate.test.tokenizers"), "tokenizer-qwen3", "models");
+		start(PromptEncoder.load(qwen3, null), "--infergate.pools.llama.tokenizer.path=" + qwen3);
+		HuggingFaceRequestTokenizer tokenizer = new HuggingFaceRequestTokenizer(ModelTokenizer.load(qwen3, null));
+		EndpointRegistry registry = context.getBean(EndpointRegistry.class);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> registry.pool("llama").endpoints().size() == 3
+					&& registry.pool("llama").endpoints().stream().allMatch(Endpoint::isReady));
+		SimulatedModelServer cached = pods.get(2);
+		EndpointId cachedId = new EndpointId("127.0.0.1", cached.port());
+		String salted = saltedChatBody(SYSTEM, "What is the first rule?", "tenant-a");
+		assertThat(chat(cached, salted).statusCode()).isEqualTo(200);
+		EngineBlockIndex index = context.getBean(EngineBlockIndex.class);
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+			if (index.blocks(cachedId) > 0) {
+				return true;
+			}
+			chat(cached, saltedChatBody("An unrelated prompt. ".repeat(20), "nudge", "tenant-z"));
+			return false;
+		});
+		int[] ids = tokenizer.tokenize(new OpenAiRequestParser().parse(salted.getBytes(StandardCharsets.UTF_8),
+				InferenceApi.CHAT_COMPLETIONS)).ids();
+		int blockSize = index.blockSize(cachedId);
+		long[] keys = new long[ids.length / blockSize];
+		List<Endpoint> candidates = registry.pool("llama").endpoints();
+		int pod = candidates.indexOf(candidates.stream().filter((e) -> e.id().equals(cachedId)).findFirst().get());
+
+		int blocks = TokenBlockKeys.keys(ids, ids.length, blockSize, null, "tenant-a", keys);
+		assertThat(index.matchedBlocks(keys, blocks, candidates)[pod]).isEqualTo(blocks).isPositive();
+		TokenBlockKeys.keys(ids, ids.length, blockSize, null, null, keys);
+		assertThat(index.matchedBlocks(keys, blocks, candidates)[pod]).isZero();
+		TokenBlockKeys.keys(ids, ids.length, blockSize, null, "tenant-b", keys);
+		assertThat(index.matchedBlocks(keys, blocks, candidates)[pod]).isZero();
+
+		PromptTokens tokens = tokenizer.tokenize(new OpenAiRequestParser().parse(
+				saltedChatBody(SYSTEM, "And the second one?", "tenant-a").getBytes(StandardCharsets.UTF_8),
+				InferenceApi.CHAT_COMPLETIONS));
+		RoutingOutcome outcome = context.getBean(InferenceRouter.class).route(new InferenceRequest("llama", "llama",
+				"llama", null, "", tokens.count(), 16, false, null, 0, new Settlement(), tokens.ids(), true,
+				"tenant-a"), List.of());
+		assertThat(outcome.chosen().id()).isEqualTo(cachedId);
 		tokenizer.close();
 	}
 
@@ -170,6 +221,10 @@ class PrecisePrefixRoutingTests {
 	private static String chatBody(String system, String question) {
 		return "{\"model\":\"llama\",\"max_tokens\":1,\"messages\":[{\"role\":\"system\",\"content\":\"" + system
 				+ "\"},{\"role\":\"user\",\"content\":\"" + question + "\"}]}";
+	}
+
+	private static String saltedChatBody(String system, String question, String salt) {
+		return chatBody(system, question).replace("{\"model\"", "{\"cache_salt\":\"" + salt + "\",\"model\"");
 	}
 
 	@SpringBootConfiguration

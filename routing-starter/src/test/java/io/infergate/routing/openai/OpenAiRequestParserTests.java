@@ -268,4 +268,22 @@ class OpenAiRequestParserTests {
 				});
 		}
 	}
+
+	@Test
+	void readsACacheSaltAndRefusesAnEmptyOrNonStringOneNamingTheField() throws Exception {
+		String messages = ",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+		assertThat(parse("{\"model\":\"m\"" + messages, InferenceApi.CHAT_COMPLETIONS).cacheSalt()).isNull();
+		assertThat(parse("{\"model\":\"m\",\"cache_salt\":null" + messages, InferenceApi.CHAT_COMPLETIONS)
+			.cacheSalt()).isNull();
+		assertThat(parse("{\"cache_salt\":\"tenant-a\",\"model\":\"m\"" + messages, InferenceApi.CHAT_COMPLETIONS)
+			.cacheSalt()).isEqualTo("tenant-a");
+		assertThat(parse("{\"model\":\"m\",\"cache_salt\":\"s\",\"prompt\":\"x\"}", InferenceApi.COMPLETIONS)
+			.cacheSalt()).isEqualTo("s");
+		for (String bad : List.of("\"\"", "1", "true", "[\"a\"]", "{}")) {
+			assertThatExceptionOfType(InvalidRequestException.class)
+				.isThrownBy(() -> parse("{\"model\":\"m\",\"cache_salt\":" + bad + messages,
+						InferenceApi.CHAT_COMPLETIONS))
+				.satisfies((ex) -> assertThat(ex.param()).isEqualTo("cache_salt"));
+		}
+	}
 }

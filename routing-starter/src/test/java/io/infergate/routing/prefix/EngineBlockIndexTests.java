@@ -51,6 +51,21 @@ class EngineBlockIndexTests {
 	}
 
 	@Test
+	void aSaltedChainIsKeyedUnderItsSaltAndItsLaterBlocksInheritIt() {
+		index.apply(a.id(), new BlockStored(new long[] { 21 }, null, tokens(21), 16, null, "GPU", null, null,
+				List.of(List.of("tenant-a"))));
+		index.apply(a.id(), new BlockStored(new long[] { 22 }, 21L, tokens(22), 16, null, "GPU", null, null));
+		long[] salted = new long[2];
+		TokenBlockKeys.keys(tokens(21, 22), 32, 16, null, "tenant-a", salted);
+		long[] otherSalt = new long[2];
+		TokenBlockKeys.keys(tokens(21, 22), 32, 16, null, "tenant-b", otherSalt);
+
+		assertThat(index.matchedBlocks(salted, 2, List.of(a))).containsExactly(2);
+		assertThat(index.matchedBlocks(keys(21, 22), 2, List.of(a))).containsExactly(0);
+		assertThat(index.matchedBlocks(otherSalt, 2, List.of(a))).containsExactly(0);
+	}
+
+	@Test
 	void matchIsTheLeadingRunOfEachCandidateWhateverItHoldsBeyond() {
 		index.apply(a.id(), new KvEventBatch(0, List.of(stored(11, 12, 13)), 0));
 		index.apply(b.id(), new KvEventBatch(0, List.of(stored(11, 13)), 0));

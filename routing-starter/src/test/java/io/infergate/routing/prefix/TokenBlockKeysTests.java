@@ -39,6 +39,25 @@ class TokenBlockKeysTests {
 	}
 
 	@Test
+	void aCacheSaltChangesTheRootSoSaltedChainsMatchOnlyTheSameSalt() {
+		long[] plain = keys(TOKENS, null);
+		long[] salted = new long[3];
+		TokenBlockKeys.keys(TOKENS, TOKENS.length, 4, null, "tenant-a", salted);
+		long[] again = new long[3];
+		TokenBlockKeys.keys(TOKENS, TOKENS.length, 4, null, "tenant-a", again);
+		long[] other = new long[3];
+		TokenBlockKeys.keys(TOKENS, TOKENS.length, 4, "sql", "tenant-a", other);
+
+		assertThat(salted).containsExactly(again).doesNotContain(plain[0], plain[1], plain[2]);
+		assertThat(other).doesNotContain(salted[0], salted[1], salted[2]);
+		assertThat(TokenBlockKeys.root("sql", "tenant-a")).isNotEqualTo(TokenBlockKeys.root("sql", "tenant-b"))
+			.isNotEqualTo(TokenBlockKeys.root("sql"));
+		assertThat(TokenBlockKeys.root("sql", "")).isEqualTo(TokenBlockKeys.root("sql", null))
+			.isEqualTo(TokenBlockKeys.root("sql"));
+		assertThat(TokenBlockKeys.next(TokenBlockKeys.root(null, "tenant-a"), TOKENS, 0, 4)).isEqualTo(salted[0]);
+	}
+
+	@Test
 	void onlyFullBlocksAreKeyedUpToTheOutputsLength() {
 		long[] two = new long[2];
 		assertThat(TokenBlockKeys.keys(TOKENS, 11, 4, null, new long[8])).isEqualTo(2);

@@ -21,7 +21,7 @@ class PromptTextTokenizerTypeTests {
 	@Test
 	void theRequestTokenizerGivesTheWholePromptsIds() throws InvalidRequestException {
 		String prompt = "\u001esystem\u001fBe brief.\u001euser\u001fHello there";
-		RequestTokenizer tokenizer = type.create(new TokenizerSettings(null, null, "simulator", null));
+		RequestTokenizer tokenizer = type.create(new TokenizerSettings(null, null, "simulator", null, null));
 
 		PromptTokens tokens = tokenizer.tokenize(new ParsedRequest("m", 0, 0, false, null, prompt, 1, null, null));
 
@@ -34,7 +34,7 @@ class PromptTextTokenizerTypeTests {
 
 	@Test
 	void aRequestWithoutPromptTextKeepsTheEstimate() throws InvalidRequestException {
-		RequestTokenizer tokenizer = type.create(new TokenizerSettings(null, null, "simulator", null));
+		RequestTokenizer tokenizer = type.create(new TokenizerSettings(null, null, "simulator", null, null));
 
 		assertThat(tokenizer.tokenize(new ParsedRequest("m", 0, 0, false, null, "", 1, null, null))).isNull();
 	}
@@ -42,7 +42,7 @@ class PromptTextTokenizerTypeTests {
 	@Test
 	void itTakesNoFiles() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> type.create(new TokenizerSettings("/models/x", null, "simulator", DataSize.ofBytes(0))))
+			.isThrownBy(() -> type.create(new TokenizerSettings("/models/x", null, "simulator", DataSize.ofBytes(0), null)))
 			.withMessage("path: the simulator tokenizer takes no files");
 	}
 }

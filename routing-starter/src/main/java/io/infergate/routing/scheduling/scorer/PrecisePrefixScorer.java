@@ -80,7 +80,8 @@ public final class PrecisePrefixScorer implements EndpointScorer {
 			return;
 		}
 		long[] buffer = keys.get();
-		int blocks = TokenBlockKeys.keys(tokens, tokens.length, blockSize, cycle.request().adapter(), buffer);
+		int blocks = TokenBlockKeys.keys(tokens, tokens.length, blockSize, cycle.request().adapter(),
+				cycle.request().cacheSalt(), buffer);
 		if (blocks == 0) {
 			return;
 		}
