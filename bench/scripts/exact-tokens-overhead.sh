@@ -6,7 +6,10 @@
 # answers do not depend on the tokens). Mode "plain" gives requests/s and CPU per request at saturation; "paced"
 # gives the added p50 at half of the untokenized gateway's requests/s (gateway-compare.sh does the rounds, the
 # medians and the ratios; its environment applies). The request is gateway-compare.sh's chat completion, a system
-# and a user message: 25 tokens once templated with Qwen3's.
+# and a user message: 25 tokens once templated with Qwen3's. The same body every request, so after the first its
+# every stretch is cached; UNIQUE_TURNS=1 gives each request a user turn of its own (about 30 tokens, the user turn
+# encoded afresh on the tokenizer threads, the system prompt from the cache), and CHAT_WORDS=N lengthens that turn by
+# N words (CHAT_WORDS=900: 924 tokens templated with Qwen3's).
 # Environment: TOKENIZER (the Qwen3 tokenizer the tests fetch), ROUNDS (4), WARMUP (45s), DURATION (15s),
 # MODES ("plain paced"), and the rest of gateway-compare.sh's.
 set -euo pipefail

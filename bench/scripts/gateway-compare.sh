@@ -25,7 +25,9 @@
 # requests/s in this run's "plain" mode (list plain before paced). The added p50 of a proxy is its p50 there minus
 # direct's.
 # Environment: BACKENDS (canned), EVENT_GAP_MS (0), SIM_MAX_NUM_SEQS (4096, each simulator's batch limit), ROUNDS (3), CONNECTIONS (32), THREADS (1), DURATION (15s), WARMUP (60s), MODES ("plain stream"),
-# PACED_RATE, PACED_CONNECTIONS (16),
+# PACED_RATE, PACED_CONNECTIONS (16), UNIQUE_TURNS (0; 1 gives every plain and paced request a user turn of its own,
+# so that a gateway with a tokenizer encodes that turn afresh each time), CHAT_WORDS (0; N lengthens the plain chat's
+# user turn by N common English words, about one token each),
 # LEGS ("direct nginx scg infergate"), JAVA (java), WARMUP_CURVE (0), CURVE_SECONDS (60), and JVM options per
 # gateway: INFERGATE_JAVA_OPTS, SCG_JAVA_OPTS (e.g. a JFR recording:
 # INFERGATE_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/infergate.jfr,settings=profile").
@@ -58,6 +60,8 @@ SIM_MAX_NUM_SEQS=${SIM_MAX_NUM_SEQS:-4096}
 case $BACKENDS in canned | sim | events) ;; *) echo "BACKENDS must be canned, sim or events, not $BACKENDS" >&2; exit 2 ;; esac
 WARMUP_CURVE=${WARMUP_CURVE:-0}
 CURVE_SECONDS=${CURVE_SECONDS:-60}
+UNIQUE_TURNS=${UNIQUE_TURNS:-0}
+CHAT_WORDS=${CHAT_WORDS:-0}
 BACKEND_PORTS=(19101 19102 19103 19104)
 NGINX_PORT=19110
 SCG_PORT=19120
@@ -105,7 +109,16 @@ sim_args=(--model bench-model --perf-profile zero --beta0 $((EVENT_GAP_MS * 1000
 "$JAVA" -jar "$SIM_JAR" --port 19100 "${sim_args[@]}" >"$work/sim.log" 2>&1 &
 sim=$!
 wait_for http://127.0.0.1:19100/health 60
-chat='{"model":"bench-model","max_tokens":8,"messages":[{"role":"system","content":"You are a helpful assistant."},{"role":"user","content":"Name three prime numbers."}]}'
+user_turn="Name three prime numbers."
+if [ "$CHAT_WORDS" -gt 0 ]; then # a longer user turn: the question, then CHAT_WORDS common English words
+	user_turn+=$(awk -v n="$CHAT_WORDS" 'BEGIN {
+		split("the of and a to in is was it for on with as by at from his her an which or be are this that had " \
+			"not but what all were when we there can more time people way day man", words, " ")
+		srand(7)
+		for (i = 0; i < n; i++) printf " %s", words[int(rand() * 40) + 1]
+	}')
+fi
+chat='{"model":"bench-model","max_tokens":8,"messages":[{"role":"system","content":"You are a helpful assistant."},{"role":"user","content":"'"$user_turn"'"}]}'
 stream='{"model":"bench-model","max_tokens":64,"stream":true,"messages":[{"role":"user","content":"Count to sixty-four."}]}'
 mkdir -p "$work/canned/v1"
 curl -sf http://127.0.0.1:19100/metrics >"$work/canned/metrics"
@@ -223,6 +236,21 @@ start_infergate2() { # the same jar with INFERGATE2_ARGS added: a leg to compare
 }
 
 wrk_post_script "$work/plain.lua" "$chat"
+if [ "$UNIQUE_TURNS" = 1 ]; then # every plain (and paced) request's user turn its own: "... numbers after <thread>-<n>."
+	cat >>"$work/plain.lua" <<'EOF'
+local threads = 0
+function setup(thread)
+	threads = threads + 1
+	thread:set("tid", threads)
+end
+local turn = 0
+local head, tail = string.match(wrk.body, "^(.*Name three prime numbers)(%..*)$")
+function request()
+	turn = turn + 1
+	return wrk.format(nil, nil, nil, head .. " after " .. (tid or 0) .. "-" .. turn .. tail)
+end
+EOF
+fi
 wrk_post_script "$work/stream.lua" "$stream" x-bench-stream=1
 
 port_of() {
