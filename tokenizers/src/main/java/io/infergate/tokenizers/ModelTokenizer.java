@@ -153,7 +153,8 @@ public final class ModelTokenizer implements AutoCloseable {
 	 * at a time through the cache when there is one.
 	 */
 	public int[] encodeRendered(String text) {
-		return cache.enabled() ? encodeStretches(Utf16.withoutLoneSurrogates(text), true) : encode(text, false);
+		return cache.enabled() ? encodeStretches(Utf16.withoutLoneSurrogates(text), ENCODE_EVERY_MISS)
+				: encode(text, false);
 	}
 
 	/**
@@ -174,31 +175,51 @@ public final class ModelTokenizer implements AutoCloseable {
 
 	/** {@link #encodeRendered}'s ids when every stretch of {@code text} is in the cache, else {@code null}. */
 	public int[] encodeRenderedIfCached(String text) {
-		return cache.enabled() ? encodeStretches(Utf16.withoutLoneSurrogates(text), false) : null;
+		return encodeRenderedIfCheap(text, 0);
 	}
 
 	/**
-	 * The ids of {@code clean} a stretch at a time through the cache: a stretch not cached is encoded and cached when
-	 * {@code encodeMisses}, else ends the work with {@code null} (hits are then counted only when all were found).
+	 * As {@link #encodeRenderedIfCached}, but the stretches not cached are encoded (and cached) while their
+	 * characters add up to at most {@code maxUncachedChars}: a conversation whose only new text is a short last turn
+	 * costs that turn's encoding. {@code null} as soon as the new text would exceed it, or without a cache.
 	 */
-	private int[] encodeStretches(String clean, boolean encodeMisses) {
+	public int[] encodeRenderedIfCheap(String text, int maxUncachedChars) {
+		return cache.enabled() ? encodeStretches(Utf16.withoutLoneSurrogates(text), Math.max(0, maxUncachedChars))
+				: null;
+	}
+
+	/** {@link #encodeStretches}'s budget for encoding every stretch not cached. */
+	private static final int ENCODE_EVERY_MISS = -1;
+
+	/**
+	 * The ids of {@code clean} a stretch at a time through the cache. A stretch not cached is encoded and cached:
+	 * every one with {@link #ENCODE_EVERY_MISS}, else while their characters add up to at most
+	 * {@code uncachedBudget}, past which the work ends with {@code null} (stretches found are then counted only when
+	 * all the text was had, those encoded always).
+	 */
+	private int[] encodeStretches(String clean, int uncachedBudget) {
+		boolean encodeEvery = uncachedBudget == ENCODE_EVERY_MISS;
 		Ids ids = new Ids(Math.max(16, clean.length() / 3));
-		int[] peeked = new int[1];
+		int[] counts = new int[3]; // found, encoded, characters encoded
 		boolean whole = addedTokens.split(clean, new AddedTokens.Pieces() {
 
 			@Override
 			public boolean stretch(int start, int end) {
 				String stretch = clean.substring(start, end);
-				int[] known = encodeMisses ? cache.get(stretch) : cache.peek(stretch);
+				int[] known = encodeEvery ? cache.get(stretch) : cache.peek(stretch);
 				if (known == null) {
-					if (!encodeMisses) {
-						return false;
+					if (!encodeEvery) {
+						if (counts[2] + (end - start) > uncachedBudget) {
+							return false;
+						}
+						counts[1]++;
+						counts[2] += end - start;
 					}
 					known = encodeNative(stretch, false);
 					cache.put(stretch, known);
 				}
-				else if (!encodeMisses) {
-					peeked[0]++;
+				else if (!encodeEvery) {
+					counts[0]++;
 				}
 				ids.add(known);
 				return true;
@@ -209,11 +230,8 @@ public final class ModelTokenizer implements AutoCloseable {
 				ids.add(id);
 			}
 		});
-		if (!whole) {
-			return null;
-		}
-		cache.countHits(peeked[0]);
-		return ids.toArray();
+		cache.count(whole ? counts[0] : 0, counts[1]);
+		return whole ? ids.toArray() : null;
 	}
 
 	/** What the cache of encoded stretches has done, for the gateway's metrics. */

@@ -55,14 +55,16 @@ final class StretchCache {
 
 	/**
 	 * The ids of {@code stretch} if held, else {@code null}, counting nothing: a caller that uses what it found counts
-	 * it with {@link #countHits}, and one that does not looks again with {@link #get}.
+	 * it with {@link #count}, and one that does not looks again with {@link #get}.
 	 */
 	synchronized int[] peek(String stretch) {
 		return entries.get(stretch);
 	}
 
-	synchronized void countHits(int found) {
+	/** Counts stretches found by {@link #peek} and used, and stretches encoded after a {@link #peek} missed them. */
+	synchronized void count(int found, int encoded) {
 		hits += found;
+		misses += encoded;
 	}
 
 	void put(String stretch, int[] ids) {

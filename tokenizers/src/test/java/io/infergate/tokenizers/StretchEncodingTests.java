@@ -103,6 +103,29 @@ class StretchEncodingTests {
 		assertThat(qwen3.encodeChatIfCached(next, null, Map.of())).as("one stretch is new").isNull();
 	}
 
+	/** A new last turn within the budget is encoded there and then; more new text than the budget is left alone. */
+	@Test
+	void newTextWithinTheBudgetIsEncodedAndCachedAndMoreIsNot() {
+		List<Map<String, Object>> history = List.of(Map.of("role", "system", "content", "Budgeted " + System.nanoTime()));
+		qwen3.encodeChat(history, null, Map.of());
+		List<Map<String, Object>> shortTurn = new ArrayList<>(history);
+		shortTurn.add(Map.of("role", "user", "content", "Short and new " + System.nanoTime()));
+		String rendered = qwen3.renderChat(shortTurn, null, Map.of(), true);
+		long misses = qwen3.cacheStatistics().misses();
+
+		assertThat(qwen3.encodeRenderedIfCheap(rendered, 0)).as("no budget: the cached text only").isNull();
+		assertThat(qwen3.encodeRenderedIfCheap(rendered, 256)).containsExactly(qwen3.encode(rendered, false));
+		assertThat(qwen3.cacheStatistics().misses() - misses).as("the new turn, encoded once").isEqualTo(1);
+		assertThat(qwen3.encodeRenderedIfCached(rendered)).as("and cached").containsExactly(
+				qwen3.encode(rendered, false));
+
+		List<Map<String, Object>> longTurn = new ArrayList<>(history);
+		longTurn.add(Map.of("role", "user", "content", "Long and new " + System.nanoTime() + " word".repeat(80)));
+		String longRendered = qwen3.renderChat(longTurn, null, Map.of(), true);
+		assertThat(qwen3.encodeRenderedIfCheap(longRendered, 256)).as("over 256 new characters").isNull();
+		assertThat(qwen3.encodeRenderedIfCached(longRendered)).as("and nothing of it cached").isNull();
+	}
+
 	@Test
 	void aTokenizerWithoutACacheEncodesTheWholeText() {
 		ModelTokenizer uncached = ModelTokenizer.load(ModelTokenizerTests.models("tokenizer-qwen3"), null, 0);

@@ -24,8 +24,9 @@ import io.infergate.routing.openai.ParsedRequest;
  * else 400, when the request fits none of the model's lanes; 400 when its input cannot be tokenized for the model.
  * With a tokenizer configured, the prompt's tokens are counted here, once, by the model's tokenizer; a real
  * tokenizer's encoding runs on threads of its own ({@code infergate-tokenizer}, one per core), never on the event
- * loop. A chat whose rendered text the tokenizer has all encoded recently (its cache of stretches) is counted on the
- * event loop: lookups cost less than the hop to those threads and back. Then
+ * loop. A chat whose rendered text the tokenizer has encoded recently (its cache of stretches), all but at most
+ * {@link io.infergate.routing.openai.PromptSource#INLINE_ENCODED_CHARS} characters of it, is counted on the event
+ * loop: lookups and a short new turn cost less than the hop to those threads and back. Then
  * rewrites {@code model} in the body to what the pool's servers expect: the target model, or the LoRA adapter's
  * name.
  */
@@ -60,7 +61,7 @@ public class ResolveModelFilter implements GatewayFilter {
 		String sessionKey = sessionKey(exchange.getRequest(), parsed);
 		if (parsed.source() != null && context.api().work() != InferenceApi.Work.TOKENIZER
 				&& context.body().length > inlineTokenizationLimit && engine.tokenizers().anyCostly()) {
-			// a chat whose text the tokenizer has all encoded recently costs lookups: resolved here, with no hop
+			// a chat whose text the tokenizer has encoded recently, but for a short new turn: resolved here, no hop
 			Resolution cheap = engine.resolve(model, parsed, context.api().work(), context.caller(), sessionKey,
 					false);
 			if (!(cheap instanceof Resolution.NeedsTokenizing)) {

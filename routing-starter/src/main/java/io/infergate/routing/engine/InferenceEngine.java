@@ -135,7 +135,8 @@ public final class InferenceEngine {
 	 * {@link #resolve(String, ParsedRequest, InferenceApi.Work, Caller, String) Resolves} {@code model}, or, when
 	 * {@code costlyTokenizing} is false and the model's tokenizer would have costly work to do for this request (text
 	 * it has not encoded recently), answers {@link Resolution.NeedsTokenizing} without doing it. A chat whose text the
-	 * tokenizer has all encoded recently (its cache of stretches) is resolved in full: that costs lookups only.
+	 * tokenizer has encoded recently (its cache of stretches), but for a short new turn, is resolved in full: that
+	 * costs lookups and the turn's encoding.
 	 */
 	public Resolution resolve(String model, ParsedRequest parsed, InferenceApi.Work work, Caller caller,
 			String sessionKey, boolean costlyTokenizing) {

@@ -31,8 +31,8 @@ public interface RequestTokenizer {
 	}
 
 	/**
-	 * For a {@linkplain #costly() costly} tokenizer: tokenizes the request now if that is cheap (all its text was
-	 * encoded recently and is cached), so that {@link #tokenize} then returns at once; false when it is not (nothing
+	 * For a {@linkplain #costly() costly} tokenizer: tokenizes the request now if that is cheap (its text was encoded
+	 * recently and is cached, but for a short new turn), so that {@link #tokenize} then returns at once; false when it is not (nothing
 	 * is done then, and a malformed input is left for {@link #tokenize} to report).
 	 */
 	default boolean tokenizeCheaply(ParsedRequest parsed) {
