@@ -28,10 +28,7 @@ public final class PrefixBlockHasher {
 		for (int block = 0; block < hashes.length; block++) {
 			long hash = parent ^ FNV_OFFSET;
 			if (block == 0 && cacheSalt != null) {
-				for (int i = 0; i < cacheSalt.length(); i++) {
-					hash = (hash ^ cacheSalt.charAt(i)) * FNV_PRIME;
-				}
-				hash = mix(hash);
+				hash = mix(fnv(hash, cacheSalt));
 			}
 			for (int i = block * blockSize, end = i + blockSize; i < end; i++) {
 				hash = (hash ^ tokens[i]) * FNV_PRIME;
@@ -46,11 +43,15 @@ public final class PrefixBlockHasher {
 		if (adapter == null) {
 			return 0x5eed_0000_0000_0001L;
 		}
-		long hash = FNV_OFFSET;
-		for (int i = 0; i < adapter.length(); i++) {
-			hash = (hash ^ adapter.charAt(i)) * FNV_PRIME;
+		return mix(fnv(FNV_OFFSET, adapter));
+	}
+
+	/** {@code hash} with FNV-1a steps over {@code text}'s chars. */
+	private static long fnv(long hash, String text) {
+		for (int i = 0; i < text.length(); i++) {
+			hash = (hash ^ text.charAt(i)) * FNV_PRIME;
 		}
-		return mix(hash);
+		return hash;
 	}
 
 	/** MurmurHash3's 64-bit finalizer, so that chained FNV states spread over all bits. */

@@ -157,10 +157,11 @@ public final class InferenceEngine {
 				return new Resolution.UnknownModel(model, models.suggestionsFor(model));
 			}
 		}
-		RequestTokenizer tokenizer = (work == InferenceApi.Work.TOKENIZER) ? null
-				: tokenizers.forRoute(model, (route != null) ? route.pool() : null);
+		Tokenizers.Assigned assigned = (work == InferenceApi.Work.TOKENIZER) ? null
+				: tokenizers.assignedForRoute(model, (route != null) ? route.pool() : null);
 		PromptTokens exact = null;
-		if (tokenizer != null) {
+		if (assigned != null) {
+			RequestTokenizer tokenizer = assigned.tokenizer();
 			if (!costlyTokenizing && tokenizer.costly() && !tokenizer.tokenizeCheaply(parsed)) {
 				return new Resolution.NeedsTokenizing();
 			}
@@ -183,7 +184,7 @@ public final class InferenceEngine {
 		}
 		String promptText = (work == InferenceApi.Work.GENERATION) ? parsed.promptText() : "";
 		int[] ids = (exact != null && work == InferenceApi.Work.GENERATION)
-				? routingIds(exact.ids(), tokenizers.routingTokens(model, route.pool())) : null;
+				? routingIds(exact.ids(), assigned.routingTokens()) : null;
 		return new Resolution.Routed(route, new InferenceRequest(route.model(), route.pool(), route.targetModel(),
 				route.adapter(), promptText, promptTokens, maxTokens, parsed.stream(), sessionKey, caller.priority(),
 				new Settlement(), ids, exact != null, parsed.cacheSalt()));

@@ -20,25 +20,27 @@ import io.infergate.routing.pool.PoolProperties;
 public final class Tokenizers implements AutoCloseable {
 
 	/** No tokenizer anywhere: every count is an estimate. */
-	public static final Tokenizers NONE = new Tokenizers(Map.of(), Map.of(), List.of(), Map.of());
+	public static final Tokenizers NONE = new Tokenizers(Map.of(), Map.of(), List.of());
 
-	private final Map<String, RequestTokenizer> byModel;
+	private final Map<String, Assigned> byModel;
 
-	private final Map<String, RequestTokenizer> byPool;
+	private final Map<String, Assigned> byPool;
 
 	private final List<RequestTokenizer> created;
 
-	/** {@code routing-tokens} by {@code "model:"} or {@code "pool:"} and the name. */
-	private final Map<String, Integer> routingTokens;
-
 	private final boolean anyCostly;
 
-	private Tokenizers(Map<String, RequestTokenizer> byModel, Map<String, RequestTokenizer> byPool,
-			List<RequestTokenizer> created, Map<String, Integer> routingTokens) {
+	/**
+	 * A model's or pool's tokenizer with its {@code routing-tokens}: settings that differ only in those share one
+	 * tokenizer.
+	 */
+	public record Assigned(RequestTokenizer tokenizer, int routingTokens) {
+	}
+
+	private Tokenizers(Map<String, Assigned> byModel, Map<String, Assigned> byPool, List<RequestTokenizer> created) {
 		this.byModel = byModel;
 		this.byPool = byPool;
 		this.created = created;
-		this.routingTokens = routingTokens;
 		this.anyCostly = created.stream().anyMatch(RequestTokenizer::costly);
 	}
 
@@ -52,29 +54,22 @@ public final class Tokenizers implements AutoCloseable {
 		Map<String, TokenizerType> typesByName = new TreeMap<>();
 		types.forEach((type) -> typesByName.put(type.name(), type));
 		Map<TokenizerSettings, RequestTokenizer> distinct = new HashMap<>();
-		Map<String, RequestTokenizer> byModel = new LinkedHashMap<>();
-		Map<String, RequestTokenizer> byPool = new LinkedHashMap<>();
-		Map<String, Integer> routingTokens = new HashMap<>();
+		Map<String, Assigned> byModel = new LinkedHashMap<>();
+		Map<String, Assigned> byPool = new LinkedHashMap<>();
 		List<String> problems = new ArrayList<>();
 		pools.pools().forEach((name, pool) -> create("infergate.pools." + name + ".tokenizer", pool.tokenizer(),
-				typesByName, distinct, problems).ifPresent((tokenizer) -> {
-					byPool.put(name, tokenizer);
-					routingTokens.put("pool:" + name, pool.tokenizer().routingTokens());
-				}));
+				typesByName, distinct, problems).ifPresent((assigned) -> byPool.put(name, assigned)));
 		models.models().forEach((name, model) -> create("infergate.models." + name + ".tokenizer", model.tokenizer(),
-				typesByName, distinct, problems).ifPresent((tokenizer) -> {
-					byModel.put(name, tokenizer);
-					routingTokens.put("model:" + name, model.tokenizer().routingTokens());
-				}));
+				typesByName, distinct, problems).ifPresent((assigned) -> byModel.put(name, assigned)));
 		List<RequestTokenizer> created = List.copyOf(distinct.values());
 		if (!problems.isEmpty()) {
 			created.forEach(Tokenizers::close);
 			throw new InvalidConfigurationException(problems);
 		}
-		return created.isEmpty() ? NONE : new Tokenizers(byModel, byPool, created, routingTokens);
+		return created.isEmpty() ? NONE : new Tokenizers(byModel, byPool, created);
 	}
 
-	private static Optional<RequestTokenizer> create(String property, TokenizerSettings settings,
+	private static Optional<Assigned> create(String property, TokenizerSettings settings,
 			Map<String, TokenizerType> types, Map<TokenizerSettings, RequestTokenizer> distinct,
 			List<String> problems) {
 		if (settings == null) {
@@ -99,12 +94,18 @@ public final class Tokenizers implements AutoCloseable {
 			}
 			distinct.put(settings.tokenizerOnly(), tokenizer);
 		}
-		return Optional.of(tokenizer);
+		return Optional.of(new Assigned(tokenizer, settings.routingTokens()));
 	}
 
 	/** The tokenizer of {@code model} served by {@code pool}: the model's own, else the pool's, else {@code null}. */
 	public RequestTokenizer forRoute(String model, String pool) {
-		RequestTokenizer own = byModel.get(model);
+		Assigned assigned = assignedForRoute(model, pool);
+		return (assigned != null) ? assigned.tokenizer() : null;
+	}
+
+	/** {@link #forRoute}'s tokenizer with its {@code routing-tokens}, or {@code null}. */
+	public Assigned assignedForRoute(String model, String pool) {
+		Assigned own = byModel.get(model);
 		return (own != null || pool == null) ? own : byPool.get(pool);
 	}
 
@@ -113,16 +114,14 @@ public final class Tokenizers implements AutoCloseable {
 	 * the tokenizer {@link #forRoute} gives, or {@link TokenizerSettings#DEFAULT_ROUTING_TOKENS} without one.
 	 */
 	public int routingTokens(String model, String pool) {
-		Integer own = byModel.containsKey(model) ? routingTokens.get("model:" + model) : null;
-		if (own == null && pool != null) {
-			own = routingTokens.get("pool:" + pool);
-		}
-		return (own != null) ? own : TokenizerSettings.DEFAULT_ROUTING_TOKENS;
+		Assigned assigned = assignedForRoute(model, pool);
+		return (assigned != null) ? assigned.routingTokens() : TokenizerSettings.DEFAULT_ROUTING_TOKENS;
 	}
 
 	/** The pool's tokenizer, or {@code null}. */
 	public RequestTokenizer forPool(String pool) {
-		return byPool.get(pool);
+		Assigned assigned = byPool.get(pool);
+		return (assigned != null) ? assigned.tokenizer() : null;
 	}
 
 	/** Every distinct tokenizer. */

@@ -107,22 +107,13 @@ class PrecisePrefixRoutingTests {
 		Path qwen3 = Path.of(System.getProperty("infergate.test.tokenizers"), "tokenizer-qwen3", "models");
 		start(PromptEncoder.load(qwen3, null), "--infergate.pools.llama.tokenizer.path=" + qwen3);
 		HuggingFaceRequestTokenizer tokenizer = new HuggingFaceRequestTokenizer(ModelTokenizer.load(qwen3, null));
-		EndpointRegistry registry = context.getBean(EndpointRegistry.class);
-		await().atMost(Duration.ofSeconds(30))
-			.until(() -> registry.pool("llama").endpoints().size() == 3
-					&& registry.pool("llama").endpoints().stream().allMatch(Endpoint::isReady));
+		EndpointRegistry registry = awaitPodsReady();
 		SimulatedModelServer cached = pods.get(2);
 		EndpointId cachedId = new EndpointId("127.0.0.1", cached.port());
 		String salted = saltedChatBody(SYSTEM, "What is the first rule?", "tenant-a");
 		assertThat(chat(cached, salted).statusCode()).isEqualTo(200);
-		EngineBlockIndex index = context.getBean(EngineBlockIndex.class);
-		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
-			if (index.blocks(cachedId) > 0) {
-				return true;
-			}
-			chat(cached, saltedChatBody("An unrelated prompt. ".repeat(20), "nudge", "tenant-z"));
-			return false;
-		});
+		EngineBlockIndex index = awaitIndexed(cached,
+				saltedChatBody("An unrelated prompt. ".repeat(20), "nudge", "tenant-z"));
 		int[] ids = tokenizer.tokenize(new OpenAiRequestParser().parse(salted.getBytes(StandardCharsets.UTF_8),
 				InferenceApi.CHAT_COMPLETIONS)).ids();
 		int blockSize = index.blockSize(cachedId);
@@ -173,25 +164,13 @@ class PrecisePrefixRoutingTests {
 	}
 
 	private void assertRoutedToThePodThatServedThePrefix(PromptOf promptOf) throws Exception {
-		EndpointRegistry registry = context.getBean(EndpointRegistry.class);
-		await().atMost(Duration.ofSeconds(30))
-			.until(() -> registry.pool("llama").endpoints().size() == 3
-					&& registry.pool("llama").endpoints().stream().allMatch(Endpoint::isReady));
+		awaitPodsReady();
 		SimulatedModelServer cached = pods.get(1);
 		EndpointId cachedId = new EndpointId("127.0.0.1", cached.port());
 
 		assertThat(chat(cached, chatBody(SYSTEM, "What is the first rule?")).statusCode()).isEqualTo(200);
 
-		// A subscription reaches the publisher asynchronously, so the first batch may be missed; any later batch
-		// then reveals the gap and the subscriber replays from 0.
-		EngineBlockIndex index = context.getBean(EngineBlockIndex.class);
-		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
-			if (index.blocks(cachedId) > 0) {
-				return true;
-			}
-			chat(cached, chatBody("An unrelated prompt. ".repeat(20), "nudge"));
-			return false;
-		});
+		awaitIndexed(cached, chatBody("An unrelated prompt. ".repeat(20), "nudge"));
 		PromptTokens tokens = promptOf.tokens("And the second one?");
 		InferenceRouter router = context.getBean(InferenceRouter.class);
 		RoutingOutcome outcome = router.route(new InferenceRequest("llama", "llama", "llama", null, "",
@@ -201,6 +180,32 @@ class PrecisePrefixRoutingTests {
 		assertThat(outcome.chosen().id()).isEqualTo(cachedId);
 		assertThat(context.getBean(KvEventSubscriptions.class).status()).hasSize(3)
 			.allSatisfy((stream) -> assertThat(stream.lostHistories()).isZero());
+	}
+
+	private EndpointRegistry awaitPodsReady() {
+		EndpointRegistry registry = context.getBean(EndpointRegistry.class);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> registry.pool("llama").endpoints().size() == 3
+					&& registry.pool("llama").endpoints().stream().allMatch(Endpoint::isReady));
+		return registry;
+	}
+
+	/**
+	 * Waits until the index holds blocks of {@code pod}, sending it {@code nudge} meanwhile: a subscription reaches
+	 * the publisher asynchronously, so the first batch may be missed; any later batch then reveals the gap and the
+	 * subscriber replays from 0.
+	 */
+	private EngineBlockIndex awaitIndexed(SimulatedModelServer pod, String nudge) {
+		EngineBlockIndex index = context.getBean(EngineBlockIndex.class);
+		EndpointId id = new EndpointId("127.0.0.1", pod.port());
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+			if (index.blocks(id) > 0) {
+				return true;
+			}
+			chat(pod, nudge);
+			return false;
+		});
+		return index;
 	}
 
 	/** The token ids the gateway gives the request asking {@code question} after the shared system prompt. */
