@@ -3,6 +3,7 @@ package io.infergate.routing;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 import java.util.function.Supplier;
@@ -78,14 +79,26 @@ public final class InferenceRouter {
 	}
 
 	public RoutingOutcome route(InferenceRequest request, Collection<EndpointId> excluded) {
+		return route(request, excluded, null);
+	}
+
+	/**
+	 * Routes {@code request} as {@link #route(InferenceRequest, Collection)} does, among only the endpoints
+	 * {@code eligible} accepts ({@code null}: all), as when a proxy names the subset it may send to.
+	 */
+	public RoutingOutcome route(InferenceRequest request, Collection<EndpointId> excluded,
+			Predicate<EndpointId> eligible) {
 		EndpointPool pool = registry.pool(request.pool());
 		if (pool == null) {
 			return new RoutingOutcome(Status.UNKNOWN_POOL, null, null, "no pool named '" + request.pool() + "'");
 		}
 		List<Endpoint> ready = pool.readyEndpoints(excluded);
+		if (eligible != null) {
+			ready = ready.stream().filter((endpoint) -> eligible.test(endpoint.id())).toList();
+		}
 		if (ready.isEmpty()) {
-			return new RoutingOutcome(Status.NO_READY_ENDPOINT, null, null,
-					"pool '" + pool.name() + "' has no ready endpoint");
+			return new RoutingOutcome(Status.NO_READY_ENDPOINT, null, null, "pool '" + pool.name() + "' has no "
+					+ ((eligible != null) ? "ready endpoint among those the proxy allowed" : "ready endpoint"));
 		}
 		SchedulingProfile profile = profiles.resolve(pool.profileName());
 		RandomGenerator randomGenerator = random.get();

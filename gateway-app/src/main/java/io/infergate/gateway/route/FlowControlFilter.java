@@ -82,11 +82,22 @@ public class FlowControlFilter implements GatewayFilter {
 		return rejected(exchange, request, decision);
 	}
 
-	private static Duration requestedTtl(String header) {
+	/**
+	 * The wait a client asked for in {@link #QUEUE_TTL_HEADER}, {@code null} without one.
+	 *
+	 * @throws IllegalArgumentException when the header is not a whole number of milliseconds, 0 or more
+	 */
+	public static Duration requestedTtl(String header) {
 		if (header == null) {
 			return null;
 		}
-		long millis = Long.parseLong(header.strip());
+		long millis;
+		try {
+			millis = Long.parseLong(header.strip());
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException(ex);
+		}
 		if (millis < 0) {
 			throw new IllegalArgumentException("negative");
 		}
@@ -100,12 +111,20 @@ public class FlowControlFilter implements GatewayFilter {
 	}
 
 	private Mono<Void> rejected(ServerWebExchange exchange, InferenceRequest request, FlowDecision decision) {
-		FlowOutcome outcome = decision.outcome();
-		if (outcome == FlowOutcome.CANCELLED) {
+		if (decision.outcome() == FlowOutcome.CANCELLED) {
 			return Mono.empty();
 		}
+		return OpenAiErrorResponses.write(exchange, rejection(request, decision, exchange.getResponse().getHeaders()));
+	}
+
+	/**
+	 * The answer to a request flow control did not dispatch (never {@link FlowOutcome#CANCELLED}), with its
+	 * {@code Retry-After}, {@code retry-after-ms} and dropped-reason headers written into {@code headers} (the HTTP
+	 * route's and the Endpoint Picker's alike).
+	 */
+	public static OpenAiError rejection(InferenceRequest request, FlowDecision decision, HttpHeaders headers) {
+		FlowOutcome outcome = decision.outcome();
 		long retryAfterMillis = Math.max(1, decision.retryAfterMillis());
-		HttpHeaders headers = exchange.getResponse().getHeaders();
 		headers.set(HttpHeaders.RETRY_AFTER, Long.toString((retryAfterMillis + 999) / 1000));
 		headers.set(RateLimitHeaders.RETRY_AFTER_MS_HEADER, Long.toString(retryAfterMillis));
 		headers.set(RateLimitHeaders.DROPPED_REASON_HEADER, outcome.reason());
@@ -113,7 +132,7 @@ public class FlowControlFilter implements GatewayFilter {
 			logger.debug(outcome.reason() + " for " + request.requestedModel() + " in pool '" + request.pool()
 					+ "' after " + decision.waitedMillis() + " ms");
 		}
-		return OpenAiErrorResponses.write(exchange, error(outcome, request, decision));
+		return error(outcome, request, decision);
 	}
 
 	private static OpenAiError error(FlowOutcome outcome, InferenceRequest request, FlowDecision decision) {

@@ -152,9 +152,8 @@ public class InferenceRoute {
 	@Bean
 	RouteLocator inferenceRouteLocator(RouteLocatorBuilder routes, HttpClientProperties client,
 			ServerProperties server, InferenceEngine engine, ApiKeys keys, EndpointCircuits circuits,
-			GatewayProperties gateway, InferenceMeters meters, AccessLogProperties accessLog, PoolTimeouts timeouts,
-			ObjectProvider<TrafficCapture> capture, SpendMeters spend, ObjectProvider<UsageLedger> ledger,
-			ListableBeanFactory beans,
+			GatewayProperties gateway, CompletedRequests completed, PoolTimeouts timeouts,
+			ObjectProvider<TrafficCapture> capture, ListableBeanFactory beans,
 			Environment environment) {
 		Map<String, InferenceStep> ownSteps = beans.getBeansOfType(InferenceStep.class);
 		List<InferenceStep> named = stepNames(environment).stream()
@@ -168,9 +167,7 @@ public class InferenceRoute {
 				.and()
 				.predicate((exchange) -> InferenceApi.forPath(exchange.getRequest().getPath().value()) != null)
 				.filters((steps) -> {
-				steps.filter(new ObserveFilter(meters, new InferenceSpanTags(),
-						accessLog.enabled() ? new AccessLog() : null, capture.getIfAvailable(), spend,
-						ledger.getIfAvailable()), OBSERVE);
+				steps.filter(new ObserveFilter(completed, new InferenceSpanTags(), capture.getIfAvailable()), OBSERVE);
 				steps.filter(new AuthenticateFilter(keys), AUTHENTICATE);
 				steps.filter(new ReadRequestFilter(gateway.maxBodySize().toBytes()), READ_AND_PARSE);
 				steps.filter(new AuthorizeModelFilter(keys), AUTHORIZE_MODEL);
@@ -200,6 +197,14 @@ public class InferenceRoute {
 	@Bean
 	InferenceMeters inferenceMeters(ObjectProvider<MeterRegistry> registry) {
 		return new InferenceMeters(registry.getIfUnique(SimpleMeterRegistry::new));
+	}
+
+	/** Where every adapter records an ended request. */
+	@Bean
+	CompletedRequests completedRequests(InferenceMeters meters, AccessLogProperties accessLog, SpendMeters spend,
+			ObjectProvider<UsageLedger> ledger) {
+		return new CompletedRequests(meters, accessLog.enabled() ? new AccessLog() : null, spend,
+				ledger.getIfAvailable());
 	}
 
 	@Bean

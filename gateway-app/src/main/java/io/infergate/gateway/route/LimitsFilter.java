@@ -8,6 +8,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -56,20 +57,33 @@ public class LimitsFilter implements GatewayFilter {
 			.fromCompletionStage(
 					ExchangeEventLoop.completeOnLoop(engine.limit(caller, context.request()), exchange))
 			.flatMap((decision) -> {
-				if (decision.reportsLimits()) {
-					RateLimitHeaders.write(exchange.getResponse().getHeaders(), decision.reservation());
+				if (decision.status() == LimitDecision.Status.ADMITTED) {
+					if (decision.reportsLimits()) {
+						RateLimitHeaders.write(exchange.getResponse().getHeaders(), decision.reservation());
+					}
+					return admitted(exchange, chain, context, decision);
 				}
-				return switch (decision.status()) {
-					case ADMITTED -> admitted(exchange, chain, context, decision);
-					case RATE_LIMITED -> refused(exchange, decision);
-					case BUDGET_EXHAUSTED -> budgetExhausted(exchange, decision);
-					case STORE_UNAVAILABLE -> OpenAiErrorResponses.write(exchange,
-							new OpenAiError(HttpStatus.SERVICE_UNAVAILABLE,
-									"The rate-limit store cannot be reached, and the gateway refuses requests it "
-											+ "cannot count (on-store-failure: fail-close).",
-									"service_unavailable", null, "rate_limit_store_unavailable"));
-				};
+				return OpenAiErrorResponses.write(exchange, refusal(decision, exchange.getResponse().getHeaders()));
 			});
+	}
+
+	/**
+	 * The answer to a request its limits did not admit, with the headers that go with it written into
+	 * {@code headers} (the HTTP route's and the Endpoint Picker's alike).
+	 */
+	public static OpenAiError refusal(LimitDecision decision, HttpHeaders headers) {
+		if (decision.reportsLimits()) {
+			RateLimitHeaders.write(headers, decision.reservation());
+		}
+		return switch (decision.status()) {
+			case RATE_LIMITED -> refused(headers, decision);
+			case BUDGET_EXHAUSTED -> budgetExhausted(headers, decision);
+			case STORE_UNAVAILABLE -> new OpenAiError(HttpStatus.SERVICE_UNAVAILABLE,
+					"The rate-limit store cannot be reached, and the gateway refuses requests it "
+							+ "cannot count (on-store-failure: fail-close).",
+					"service_unavailable", null, "rate_limit_store_unavailable");
+			case ADMITTED -> throw new IllegalStateException("an admitted request is not refused");
+		};
 	}
 
 	private static Mono<Void> admitted(ServerWebExchange exchange, GatewayFilterChain chain, InferenceContext context,
@@ -101,25 +115,24 @@ public class LimitsFilter implements GatewayFilter {
 				: TokenUsage.NONE;
 	}
 
-	private static Mono<Void> budgetExhausted(ServerWebExchange exchange, LimitDecision decision) {
+	private static OpenAiError budgetExhausted(HttpHeaders headers, LimitDecision decision) {
 		BudgetHold hold = decision.budgetHold();
 		if (logger.isDebugEnabled()) {
 			logger.debug("429 for key '" + decision.caller().keyId() + "' (tenant '" + decision.caller().tenant()
 					+ "') on " + decision.model() + ": budget of " + hold.exhausted().line().describe() + " spent");
 		}
-		BudgetRefusal.writeHeaders(exchange.getResponse().getHeaders(), hold.exhausted(), hold.at());
-		return OpenAiErrorResponses.write(exchange,
-				BudgetRefusal.error(hold.exhausted(), hold.maxCostNanos(), decision.currency()));
+		BudgetRefusal.writeHeaders(headers, hold.exhausted(), hold.at());
+		return BudgetRefusal.error(hold.exhausted(), hold.maxCostNanos(), decision.currency());
 	}
 
-	private static Mono<Void> refused(ServerWebExchange exchange, LimitDecision decision) {
+	private static OpenAiError refused(HttpHeaders headers, LimitDecision decision) {
 		var denied = decision.reservation().denied();
 		if (logger.isDebugEnabled()) {
 			logger.debug("429 for key '" + decision.caller().keyId() + "' (tenant '" + decision.caller().tenant()
 					+ "') on " + decision.model() + ": " + denied.kind().configName() + " limit of "
 					+ denied.bucket().describe());
 		}
-		RateLimitHeaders.writeRefusal(exchange.getResponse().getHeaders(), denied);
-		return OpenAiErrorResponses.write(exchange, RateLimitHeaders.refusal(decision.model(), denied));
+		RateLimitHeaders.writeRefusal(headers, denied);
+		return RateLimitHeaders.refusal(decision.model(), denied);
 	}
 }

@@ -6,12 +6,12 @@ import tools.jackson.core.io.JsonStringEncoder;
 import io.infergate.routing.openai.ParsedRequest;
 
 /** Replaces the {@code model} value of a request body in place, leaving every other byte as the client sent it. */
-final class ModelRewriter {
+public final class ModelRewriter {
 
 	private ModelRewriter() {
 	}
 
-	static byte[] rewrite(byte[] body, ParsedRequest parsed, String model) {
+	public static byte[] rewrite(byte[] body, ParsedRequest parsed, String model) {
 		if (model.equals(parsed.model())) {
 			return body;
 		}

@@ -24,7 +24,6 @@ import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.request.InferenceRequest;
 import io.infergate.routing.scheduling.SchedulingResult;
 import io.infergate.gateway.ledger.UsageLedger;
-import io.infergate.routing.spend.Budget;
 import io.infergate.routing.spend.Costs;
 import io.infergate.routing.spend.Price;
 
@@ -43,17 +42,11 @@ public class ObserveFilter implements GatewayFilter {
 	/** The status recorded for a request the client gave up on (nginx's convention). */
 	public static final int CLIENT_CLOSED_REQUEST = 499;
 
-	private final InferenceMeters meters;
+	private final CompletedRequests completed;
 
 	private final InferenceSpanTags spanTags;
 
-	private final AccessLog accessLog;
-
 	private final TrafficCapture capture;
-
-	private final SpendMeters spend;
-
-	private final UsageLedger ledger;
 
 	/** @param accessLog the access log, or {@code null} when it is off */
 	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog) {
@@ -68,12 +61,14 @@ public class ObserveFilter implements GatewayFilter {
 	 */
 	public ObserveFilter(InferenceMeters meters, InferenceSpanTags spanTags, AccessLog accessLog,
 			TrafficCapture capture, SpendMeters spend, UsageLedger ledger) {
-		this.meters = meters;
+		this(new CompletedRequests(meters, accessLog, spend, ledger), spanTags, capture);
+	}
+
+	/** @param capture the traffic capture, or {@code null} when it is off */
+	public ObserveFilter(CompletedRequests completed, InferenceSpanTags spanTags, TrafficCapture capture) {
+		this.completed = completed;
 		this.spanTags = spanTags;
-		this.accessLog = accessLog;
 		this.capture = capture;
-		this.spend = spend;
-		this.ledger = ledger;
 	}
 
 
@@ -103,26 +98,14 @@ public class ObserveFilter implements GatewayFilter {
 		if (!context.relayed().finish()) {
 			return;
 		}
-		CompletedRequest request = completedRequest(exchange, context, (spend != null) ? spend.costs() : null, status,
-				completed, System.nanoTime());
-		meters.record(request);
-		if (spend != null) {
-			spend.record(request);
-		}
+		CompletedRequest request = completedRequest(exchange, context, this.completed.costs(), status, completed,
+				System.nanoTime());
 		InferenceRequest inference = context.request();
-		if (inference != null) {
-			TokenUsage used = LimitsFilter.used(exchange, context, inference);
-			inference.settlement().settle(used, request.cost(), (spend != null) ? spend.costs().currency() : null);
-			if (ledger != null) {
-				Dispatch dispatch = context.dispatch();
-				ledger.record(request.tenant(), request.apiKeyId(), request.model(),
-						dispatch != null && dispatch.lastEndpoint() != null, used, Budget.toNanos(request.cost()));
-			}
-		}
+		Dispatch dispatch = context.dispatch();
+		this.completed.record(request, inference,
+				(inference != null) ? LimitsFilter.used(exchange, context, inference) : TokenUsage.NONE,
+				dispatch != null && dispatch.lastEndpoint() != null);
 		spanTags.tag(exchange.getAttributes(), request);
-		if (accessLog != null) {
-			accessLog.log(request);
-		}
 		if (capture != null && capture.sample()) {
 			capture.offer(capturedRequest(exchange, context, request));
 		}

@@ -12,7 +12,7 @@ import tools.jackson.core.json.JsonFactory;
  * changing no other byte: a client's value is replaced in place, a body without one gets {@code "priority":N,} right
  * after its opening brace, and removal takes the member out with one comma beside it.
  */
-final class PriorityRewriter {
+public final class PriorityRewriter {
 
 	private static final JsonFactory JSON = new JsonFactory();
 
@@ -22,7 +22,7 @@ final class PriorityRewriter {
 	}
 
 	/** {@code body} with {@code "priority":value}; {@code body} itself when it already says exactly that. */
-	static byte[] set(byte[] body, int value) {
+	public static byte[] set(byte[] body, int value) {
 		byte[] written = Integer.toString(value).getBytes(StandardCharsets.US_ASCII);
 		Member member = find(body);
 		if (member == null) {
@@ -37,7 +37,7 @@ final class PriorityRewriter {
 	}
 
 	/** {@code body} without its top-level {@code priority}; {@code body} itself when it has none. */
-	static byte[] remove(byte[] body) {
+	public static byte[] remove(byte[] body) {
 		Member member = find(body);
 		if (member == null) {
 			return body;

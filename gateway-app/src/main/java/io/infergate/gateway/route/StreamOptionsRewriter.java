@@ -14,7 +14,7 @@ import io.infergate.routing.openai.StreamOptions;
  * else in the body: the object is added right after the body's opening brace when the client sent no
  * {@code stream_options}, and otherwise {@code include_usage} is set inside the client's own.
  */
-final class StreamOptionsRewriter {
+public final class StreamOptionsRewriter {
 
 	private static final JsonFactory JSON = new JsonFactory();
 
@@ -25,7 +25,7 @@ final class StreamOptionsRewriter {
 	}
 
 	/** {@code body} (a valid JSON object) asking for usage; {@code options} is what the parser found. */
-	static byte[] includeUsage(byte[] body, StreamOptions options) {
+	public static byte[] includeUsage(byte[] body, StreamOptions options) {
 		return switch (options) {
 			case INCLUDE_USAGE -> body;
 			case ABSENT -> insert(body, ModelRewriter.openingBrace(body) + 1, ADDED_OPTIONS);

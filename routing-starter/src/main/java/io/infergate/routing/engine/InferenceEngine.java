@@ -3,6 +3,7 @@ package io.infergate.routing.engine;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -13,6 +14,7 @@ import io.infergate.routing.limits.Caller;
 import io.infergate.routing.limits.RateLimiter;
 import io.infergate.routing.dispatch.Dispatch;
 import io.infergate.routing.endpoint.Endpoint;
+import io.infergate.routing.endpoint.EndpointId;
 import io.infergate.routing.flowcontrol.FlowController;
 import io.infergate.routing.flowcontrol.FlowTicket;
 import io.infergate.routing.model.ConfiguredModel;
@@ -273,7 +275,15 @@ public final class InferenceEngine {
 	 * @return the endpoint chosen, or {@code null} when none can serve (the outcome, in the dispatch, says why)
 	 */
 	public Endpoint pick(Dispatch dispatch) {
-		RoutingOutcome outcome = router.route(dispatch.request(), dispatch.tried());
+		return pick(dispatch, null);
+	}
+
+	/**
+	 * As {@link #pick(Dispatch)}, among only the endpoints {@code eligible} accepts ({@code null}: all): the
+	 * Endpoint Picker's subset hint, the endpoints its proxy may send the request to.
+	 */
+	public Endpoint pick(Dispatch dispatch, Predicate<EndpointId> eligible) {
+		RoutingOutcome outcome = router.route(dispatch.request(), dispatch.tried(), eligible);
 		dispatch.recordOutcome(outcome);
 		if (!outcome.hasEndpoint()) {
 			return null;
