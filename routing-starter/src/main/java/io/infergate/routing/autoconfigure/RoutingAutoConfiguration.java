@@ -28,6 +28,7 @@ import io.infergate.routing.actuate.ReadinessProperties;
 import io.infergate.routing.circuit.EndpointCircuits;
 import io.infergate.routing.config.ConfigurationCheck;
 import io.infergate.routing.config.InvalidConfigurationException;
+import io.infergate.routing.discovery.InferencePoolSource;
 import io.infergate.routing.discovery.PoolEndpointSynchronizer;
 import io.infergate.routing.flowcontrol.FlowControlLifecycle;
 import io.infergate.routing.flowcontrol.FlowControlProperties;
@@ -127,9 +128,9 @@ public class RoutingAutoConfiguration {
 
 	@Bean
 	PoolEndpointSynchronizer poolEndpointSynchronizer(EndpointRegistry registry,
-			ObjectProvider<ReactiveDiscoveryClient> discovery) {
-		return new PoolEndpointSynchronizer(registry,
-				(name, pool) -> PoolInstanceSuppliers.forPool(name, pool, discovery.getIfAvailable()));
+			ObjectProvider<ReactiveDiscoveryClient> discovery, ObjectProvider<InferencePoolSource> inferencePools) {
+		return new PoolEndpointSynchronizer(registry, (name, pool) -> PoolInstanceSuppliers.forPool(name, pool,
+				discovery.getIfAvailable(), inferencePools.getIfAvailable()));
 	}
 
 	@Bean

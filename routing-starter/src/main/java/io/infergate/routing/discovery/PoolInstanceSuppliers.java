@@ -28,12 +28,24 @@ public final class PoolInstanceSuppliers {
 	}
 
 	/**
-	 * The source of a pool's endpoints: its static list, emitted once, or its discovery service's instances,
-	 * re-read every {@code discovery-refresh-interval}. A failed discovery read emits nothing, so the pool keeps
-	 * the endpoints it had.
+	 * The source of a pool's endpoints: its static list, emitted once; its InferencePool's ready pods, as
+	 * {@code inferencePools} watches them; or its discovery service's instances, re-read every
+	 * {@code discovery-refresh-interval}. A failed discovery read emits nothing, so the pool keeps the endpoints it
+	 * had.
+	 *
+	 * @param discovery the Spring Cloud discovery client, or {@code null} when none is available
+	 * @param inferencePools the InferencePool source, or {@code null} when none is available
 	 */
 	public static ServiceInstanceListSupplier forPool(String pool, PoolProperties.Pool settings,
-			ReactiveDiscoveryClient discovery) {
+			ReactiveDiscoveryClient discovery, InferencePoolSource inferencePools) {
+		if (settings.namesInferencePool()) {
+			if (inferencePools == null) {
+				throw new IllegalStateException("infergate.pools." + pool + ".inference-pool is set to '"
+						+ settings.inferencePool() + "' but nothing watches InferencePools (gateway-app does when a "
+						+ "pool names one at startup)");
+			}
+			return inferencePools.forPool(pool, settings);
+		}
 		if (!settings.endpoints().isEmpty()) {
 			List<ServiceInstance> instances = settings.endpoints()
 				.stream()
@@ -65,6 +77,11 @@ public final class PoolInstanceSuppliers {
 			}
 			return Flux.just(endpointPool.endpoints().stream().map((e) -> toInstance(pool, e.id(), e.baseUri())).toList());
 		}));
+	}
+
+	/** A supplier of the pool's instances as {@code instances} emits them. */
+	public static ServiceInstanceListSupplier of(String pool, Flux<List<ServiceInstance>> instances) {
+		return new FixedSupplier(pool, instances);
 	}
 
 	public static ServiceInstance toInstance(String pool, EndpointId id, URI uri) {

@@ -30,6 +30,10 @@ public final class EndpointRegistry {
 
 	private static final Pattern POOL_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
 
+	/** An optional namespace (a DNS label) and an object name (a DNS subdomain), as Kubernetes spells them. */
+	private static final Pattern INFERENCE_POOL = Pattern
+		.compile("([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?/)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?");
+
 	/** Replaced whole on each change, so readers iterate a stable map without locks. */
 	private volatile Map<String, EndpointPool> pools;
 
@@ -56,9 +60,14 @@ public final class EndpointRegistry {
 		}
 		boolean hasStatic = !settings.endpoints().isEmpty();
 		boolean hasDiscovery = settings.discoveryServiceId() != null && !settings.discoveryServiceId().isBlank();
-		if (hasStatic == hasDiscovery) {
+		int sources = (hasStatic ? 1 : 0) + (hasDiscovery ? 1 : 0) + (settings.namesInferencePool() ? 1 : 0);
+		if (sources != 1) {
 			problems.add("infergate.pools." + name
-					+ ": set exactly one of 'endpoints' (a static list) and 'discovery-service-id'");
+					+ ": set exactly one of 'endpoints' (a static list), 'discovery-service-id' or 'inference-pool'");
+		}
+		if (settings.namesInferencePool() && !INFERENCE_POOL.matcher(settings.inferencePool()).matches()) {
+			problems.add("infergate.pools." + name + ".inference-pool: must be <name> or <namespace>/<name> "
+					+ "(Kubernetes object names), got '" + settings.inferencePool() + "'");
 		}
 		return problems;
 	}

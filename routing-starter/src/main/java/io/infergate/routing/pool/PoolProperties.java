@@ -70,13 +70,17 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 	 * convention); see {@link EnginePriority}.
 	 * @param tokenizer The tokenizer and chat template of the models the pool serves, for exact token counts (a
 	 * model may give its own); unset: token counts are estimated.
+	 * @param inferencePool A Gateway API Inference Extension {@code InferencePool} whose ready pods are the pool's
+	 * endpoints, {@code <name>} or {@code <namespace>/<name>} (default namespace: the Kubernetes client's); exclusive
+	 * with endpoints and discovery-service-id.
 	 */
 	public record Pool(@DefaultValue("vllm") @NotNull EngineType engine, List<URI> endpoints,
 			String discoveryServiceId, @DefaultValue("5s") @NotNull Duration discoveryRefreshInterval,
 			String profile, @DefaultValue("fail-close") @NotNull FailureMode failureMode,
 			@DefaultValue @Valid @NotNull Scrape scrape, @DefaultValue @Valid @NotNull KvEvents kvEvents,
 			String upstreamApiKey, @DefaultValue @Valid @NotNull Timeouts timeouts,
-			@DefaultValue("none") @NotNull EnginePriority enginePriority, TokenizerSettings tokenizer) {
+			@DefaultValue("none") @NotNull EnginePriority enginePriority, TokenizerSettings tokenizer,
+			String inferencePool) {
 
 		@ConstructorBinding
 		public Pool {
@@ -87,12 +91,26 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 			enginePriority = (enginePriority != null) ? enginePriority : EnginePriority.NONE;
 		}
 
-		/** A pool without a tokenizer. */
+		/** A pool that names no InferencePool. */
+		public Pool(EngineType engine, List<URI> endpoints, String discoveryServiceId,
+				Duration discoveryRefreshInterval, String profile, FailureMode failureMode, Scrape scrape,
+				KvEvents kvEvents, String upstreamApiKey, Timeouts timeouts, EnginePriority enginePriority,
+				TokenizerSettings tokenizer) {
+			this(engine, endpoints, discoveryServiceId, discoveryRefreshInterval, profile, failureMode, scrape,
+					kvEvents, upstreamApiKey, timeouts, enginePriority, tokenizer, null);
+		}
+
+		/** A pool without a tokenizer that names no InferencePool. */
 		public Pool(EngineType engine, List<URI> endpoints, String discoveryServiceId,
 				Duration discoveryRefreshInterval, String profile, FailureMode failureMode, Scrape scrape,
 				KvEvents kvEvents, String upstreamApiKey, Timeouts timeouts, EnginePriority enginePriority) {
 			this(engine, endpoints, discoveryServiceId, discoveryRefreshInterval, profile, failureMode, scrape,
-					kvEvents, upstreamApiKey, timeouts, enginePriority, null);
+					kvEvents, upstreamApiKey, timeouts, enginePriority, null, null);
+		}
+
+		/** Whether the pool's endpoints come from an InferencePool ({@code inference-pool} is set). */
+		public boolean namesInferencePool() {
+			return inferencePool != null && !inferencePool.isBlank();
 		}
 
 		/** The components, with the upstream credential masked. */
@@ -102,13 +120,14 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 					+ ", discoveryRefreshInterval=" + discoveryRefreshInterval + ", profile=" + profile
 					+ ", failureMode=" + failureMode + ", scrape=" + scrape + ", kvEvents=" + kvEvents
 					+ ", upstreamApiKey=" + ((upstreamApiKey != null) ? "******" : null) + ", timeouts=" + timeouts
-					+ ", enginePriority=" + enginePriority + ", tokenizer=" + tokenizer + "]";
+					+ ", enginePriority=" + enginePriority + ", tokenizer=" + tokenizer + ", inferencePool="
+					+ inferencePool + "]";
 		}
 
 		/** This pool with its engine told the priority as {@code convention} says. */
 		public Pool withEnginePriority(EnginePriority convention) {
 			return new Pool(engine, endpoints, discoveryServiceId, discoveryRefreshInterval, profile, failureMode,
-					scrape, kvEvents, upstreamApiKey, timeouts, convention, tokenizer);
+					scrape, kvEvents, upstreamApiKey, timeouts, convention, tokenizer, inferencePool);
 		}
 
 		/**
@@ -120,7 +139,7 @@ public record PoolProperties(@Valid Map<String, Pool> pools) {
 			boolean sameSource = (!endpoints.isEmpty() && !next.endpoints().isEmpty()) || endpoints.equals(next.endpoints());
 			return sameSource && new Pool(engine, next.endpoints(), discoveryServiceId, discoveryRefreshInterval,
 					next.profile(), next.failureMode(), scrape, kvEvents, next.upstreamApiKey(), next.timeouts(),
-					enginePriority, tokenizer)
+					enginePriority, tokenizer, inferencePool)
 				.equals(next);
 		}
 

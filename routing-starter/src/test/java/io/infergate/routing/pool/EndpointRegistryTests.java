@@ -68,8 +68,28 @@ class EndpointRegistryTests {
 		assertThat(EndpointRegistry.problems("both",
 				new PoolProperties.Pool(EngineType.VLLM, STATIC.endpoints(), "svc", STATIC.discoveryRefreshInterval(),
 						null, FailureMode.FAIL_CLOSE, null, null, null, null, null)))
-			.containsExactly("infergate.pools.both: set exactly one of 'endpoints' (a static list) and "
-					+ "'discovery-service-id'");
+			.containsExactly("infergate.pools.both: set exactly one of 'endpoints' (a static list), "
+					+ "'discovery-service-id' or 'inference-pool'");
+	}
+
+	@Test
+	void anInferencePoolIsAThirdSourceOfEndpointsExclusiveWithTheOthers() {
+		PoolProperties.Pool discovered = new PoolProperties.Pool(EngineType.VLLM, List.of(), "svc",
+				STATIC.discoveryRefreshInterval(), null, FailureMode.FAIL_CLOSE, null, null, null, null, null, null,
+				"models/llama");
+
+		assertThat(EndpointRegistry.problems("both", discovered)).containsExactly("infergate.pools.both: set exactly "
+				+ "one of 'endpoints' (a static list), 'discovery-service-id' or 'inference-pool'");
+		assertThat(EndpointRegistry.problems("gie", inferencePool("models/llama"))).isEmpty();
+		assertThat(EndpointRegistry.problems("gie", inferencePool("llama-3.1"))).isEmpty();
+		assertThat(EndpointRegistry.problems("gie", inferencePool("a/b/c"))).containsExactly(
+				"infergate.pools.gie.inference-pool: must be <name> or <namespace>/<name> (Kubernetes object names), "
+						+ "got 'a/b/c'");
+	}
+
+	private static PoolProperties.Pool inferencePool(String reference) {
+		return new PoolProperties.Pool(EngineType.VLLM, List.of(), null, STATIC.discoveryRefreshInterval(), null,
+				FailureMode.FAIL_CLOSE, null, null, null, null, null, null, reference);
 	}
 
 	@Test
