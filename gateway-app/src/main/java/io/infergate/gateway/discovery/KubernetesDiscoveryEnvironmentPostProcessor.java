@@ -23,8 +23,12 @@ import io.infergate.routing.pool.PoolProperties;
  * server. The catalog watch is off too, since Infergate re-reads each pool's instances on its own interval
  * ({@code discovery-refresh-interval}).
  * <p>
- * Both are defaults of the lowest precedence: any value the application sets wins. They cannot be a default in a
- * file, since whether discovery is on depends on the pools; startup logs which pools turned it on.
+ * A pool that names an {@code inference-pool} needs the Kubernetes client but not discovery: when some pool does,
+ * the cloud platform defaults to Kubernetes, which is what it is detected as inside a cluster, so that Spring Cloud
+ * Kubernetes also creates its client outside one (from {@code spring.cloud.kubernetes.client.*} or the kubeconfig).
+ * <p>
+ * All are defaults of the lowest precedence: any value the application sets wins. They cannot be a default in a
+ * file, since they depend on the pools; startup logs which pools turned them on.
  */
 public class KubernetesDiscoveryEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
@@ -37,6 +41,8 @@ public class KubernetesDiscoveryEnvironmentPostProcessor implements EnvironmentP
 	static final String DISCOVERY_ENABLED = "spring.cloud.kubernetes.discovery.enabled";
 
 	static final String CATALOG_WATCH_ENABLED = "spring.cloud.kubernetes.discovery.catalog-services-watch.enabled";
+
+	static final String CLOUD_PLATFORM = "spring.main.cloud-platform";
 
 	@Override
 	public int getOrder() {
@@ -61,6 +67,12 @@ public class KubernetesDiscoveryEnvironmentPostProcessor implements EnvironmentP
 		Map<String, Object> defaults = new LinkedHashMap<>();
 		defaults.put(DISCOVERY_ENABLED, discoveryNamed);
 		defaults.put(CATALOG_WATCH_ENABLED, false);
+		List<String> watching = InferencePoolsNamed.pools(Binder.get(environment));
+		if (!watching.isEmpty()) {
+			logger.info("Pools " + watching + " name an inference-pool: the Kubernetes client is on (cloud platform "
+					+ "kubernetes) unless " + CLOUD_PLATFORM + " says otherwise");
+			defaults.put(CLOUD_PLATFORM, "kubernetes");
+		}
 		environment.getPropertySources().addLast(new MapPropertySource("infergate-kubernetes-discovery", defaults));
 	}
 }

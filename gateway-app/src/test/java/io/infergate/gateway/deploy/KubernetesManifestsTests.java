@@ -24,6 +24,7 @@ import org.springframework.core.io.ClassPathResource;
 import io.infergate.gateway.support.Http;
 import io.infergate.gateway.support.SimulatedPods;
 import io.infergate.gateway.warmup.RequestPathWarmup;
+import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.PoolProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +42,11 @@ class KubernetesManifestsTests extends SimulatedPods {
 
 	static final Path MANIFESTS = Path.of("..", "deploy", "kubernetes");
 
+	static final Path PICKER_MANIFESTS = MANIFESTS.resolve("endpoint-picker");
+
 	static List<Map<String, Object>> resources = new ArrayList<>();
+
+	static List<Map<String, Object>> pickerResources = new ArrayList<>();
 
 	static Properties defaults;
 
@@ -51,6 +56,10 @@ class KubernetesManifestsTests extends SimulatedPods {
 		Map<String, Object> kustomization = load(MANIFESTS.resolve("kustomization.yaml")).get(0);
 		for (String file : (List<String>) kustomization.get("resources")) {
 			resources.addAll(load(MANIFESTS.resolve(file)));
+		}
+		Map<String, Object> pickerKustomization = load(PICKER_MANIFESTS.resolve("kustomization.yaml")).get(0);
+		for (String file : (List<String>) pickerKustomization.get("resources")) {
+			pickerResources.addAll(load(PICKER_MANIFESTS.resolve(file)));
 		}
 		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
 		yaml.setResources(new ClassPathResource("application.yml"));
@@ -175,6 +184,91 @@ class KubernetesManifestsTests extends SimulatedPods {
 		assertThat((Object) at(claims.get(0), "metadata", "name")).isEqualTo("data");
 	}
 
+	@Test
+	void pickerRunsTheGatewaysImageAloneAsThePickerOfTheInferencePool() {
+		Map<String, Object> picker = firstContainer(pickerResource("Deployment", "infergate-picker"));
+		List<String> args = at(picker, "args");
+		Map<String, Object> inferencePool = pickerResource("InferencePool", "vllm-llama3-8b-instruct");
+		Properties arguments = new Properties();
+		args.stream().filter((arg) -> arg.startsWith("--")).map((arg) -> arg.substring(2).split("=", 2))
+			.forEach((pair) -> arguments.put(pair[0], pair[1]));
+		Map<String, PoolProperties.Pool> pools = PoolProperties
+			.configuredPools(new Binder(new MapConfigurationPropertySource(arguments)));
+
+		assertThat((String) at(picker, "image")).isEqualTo(at(gatewayContainer(), "image"));
+		assertThat(args.get(0)).isEqualTo("gateway");
+		assertThat(arguments).containsEntry("infergate.endpoint-picker.enabled", "true")
+			.containsEntry("infergate.gateway.enabled", "false");
+		assertThat(pools).hasSize(1);
+		assertThat(pools.values().iterator().next().inferencePool())
+			.isEqualTo(at(inferencePool, "metadata", "name"));
+		assertThat(EndpointRegistry.problems(pools.keySet().iterator().next(), pools.values().iterator().next()))
+			.isEmpty();
+	}
+
+	@Test
+	void pickerExposesExtProcHealthAndManagementAndProbesItsGrpcHealthServices() {
+		Map<String, Object> picker = firstContainer(pickerResource("Deployment", "infergate-picker"));
+		int management = Integer.parseInt(defaults.getProperty("management.server.port"));
+
+		assertThat((List<Map<String, Object>>) at(picker, "ports")).containsExactlyInAnyOrder(
+				Map.of("name", "grpc-ext-proc", "containerPort", 9002),
+				Map.of("name", "grpc-health", "containerPort", 9003),
+				Map.of("name", "management", "containerPort", management));
+		assertThat((Map<String, Object>) at(picker, "readinessProbe", "grpc"))
+			.isEqualTo(Map.of("port", 9003, "service", "readiness"));
+		assertThat((Map<String, Object>) at(picker, "livenessProbe", "grpc"))
+			.isEqualTo(Map.of("port", 9003, "service", "liveness"));
+	}
+
+	@Test
+	void theInferencePoolNamesThePickersServiceAndTheRouteAndObjectivesNameThePool() {
+		Map<String, Object> inferencePool = pickerResource("InferencePool", "vllm-llama3-8b-instruct");
+		Map<String, Object> service = pickerResource("Service", at(inferencePool, "spec", "endpointPickerRef", "name"));
+		Map<String, Object> podLabels = at(pickerResource("Deployment", "infergate-picker"), "spec", "template",
+				"metadata", "labels");
+		List<Map<String, Object>> backendRefs = at(((List<Map<String, Object>>) at(
+				pickerResource("HTTPRoute", "llm-route"), "spec", "rules")).get(0), "backendRefs");
+
+		assertThat((Object) at(inferencePool, "apiVersion")).isEqualTo("inference.networking.k8s.io/v1");
+		assertThat((Object) at(inferencePool, "spec", "endpointPickerRef", "failureMode")).isEqualTo("FailClose");
+		assertThat((Map<String, Object>) at(inferencePool, "spec", "selector", "matchLabels"))
+			.isEqualTo(Map.of("app", "vllm-llama3-8b-instruct"));
+		assertThat(podLabels).containsAllEntriesOf(at(service, "spec", "selector"));
+		assertThat((List<Map<String, Object>>) at(service, "spec", "ports")).contains(Map.of("name", "grpc-ext-proc",
+				"port", at(inferencePool, "spec", "endpointPickerRef", "port", "number"), "targetPort",
+				"grpc-ext-proc", "appProtocol", "http2"));
+		assertThat(backendRefs).containsExactly(Map.of("group", "inference.networking.k8s.io", "kind",
+				"InferencePool", "name", at(inferencePool, "metadata", "name")));
+		assertThat(pickerResources.stream().filter((r) -> "InferenceObjective".equals(r.get("kind"))))
+			.isNotEmpty()
+			.allSatisfy((objective) -> {
+				assertThat((Object) at(objective, "apiVersion")).isEqualTo("inference.networking.x-k8s.io/v1alpha2");
+				assertThat((Object) at(objective, "spec", "poolRef", "name")).isEqualTo(at(inferencePool, "metadata",
+						"name"));
+				assertThat((Object) at(objective, "spec", "priority")).isInstanceOf(Integer.class);
+			});
+	}
+
+	@Test
+	void pickerServiceAccountMayWatchInferencePoolsObjectivesAndPods() {
+		String account = at(pickerResource("Deployment", "infergate-picker"), "spec", "template", "spec",
+				"serviceAccountName");
+		Map<String, Object> binding = pickerResource("RoleBinding", "infergate-picker");
+		List<Map<String, Object>> rules = at(pickerResource("Role", at(binding, "roleRef", "name")), "rules");
+
+		assertThat(pickerResource("ServiceAccount", account)).isNotNull();
+		assertThat((List<Map<String, Object>>) at(binding, "subjects"))
+			.anySatisfy((subject) -> assertThat(subject).containsEntry("kind", "ServiceAccount").containsEntry("name", account));
+		assertThat(List.of(List.of("inference.networking.k8s.io", "inferencepools"),
+				List.of("inference.networking.x-k8s.io", "inferenceobjectives"), List.of("", "pods")))
+			.allSatisfy((groupAndResource) -> assertThat(rules).anySatisfy((rule) -> {
+				assertThat((List<String>) rule.get("apiGroups")).contains(groupAndResource.get(0));
+				assertThat((List<String>) rule.get("resources")).contains(groupAndResource.get(1));
+				assertThat((List<String>) rule.get("verbs")).contains("get", "list", "watch");
+			}));
+	}
+
 	private static Map<String, Object> firstContainer(Map<String, Object> workload) {
 		List<Map<String, Object>> containers = at(workload, "spec", "template", "spec", "containers");
 		return containers.get(0);
@@ -220,6 +314,13 @@ class KubernetesManifestsTests extends SimulatedPods {
 
 	private static Map<String, Object> probe(Map<String, Object> container, String probe) {
 		return at(container, probe, "httpGet");
+	}
+
+	private static Map<String, Object> pickerResource(String kind, String name) {
+		return pickerResources.stream()
+			.filter((r) -> kind.equals(r.get("kind")) && name.equals(at(r, "metadata", "name")))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no " + kind + " named " + name + " in " + PICKER_MANIFESTS));
 	}
 
 	private static Map<String, Object> resource(String kind, String name) {

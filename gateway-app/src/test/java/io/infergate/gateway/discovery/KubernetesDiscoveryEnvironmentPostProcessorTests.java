@@ -42,6 +42,23 @@ class KubernetesDiscoveryEnvironmentPostProcessorTests {
 	}
 
 	@Test
+	void anInferencePoolTurnsOnTheKubernetesClientButNotDiscovery() {
+		StandardEnvironment environment = environment(Map.of("infergate.pools.llama.inference-pool", "llama-pool"));
+
+		assertThat(environment.getProperty(KubernetesDiscoveryEnvironmentPostProcessor.CLOUD_PLATFORM))
+			.isEqualTo("kubernetes");
+		assertThat(environment.getProperty(KubernetesDiscoveryEnvironmentPostProcessor.DISCOVERY_ENABLED))
+			.isEqualTo("false");
+	}
+
+	@Test
+	void theCloudPlatformIsLeftToDetectionWithoutAnInferencePool() {
+		StandardEnvironment environment = environment(Map.of("infergate.pools.llama.discovery-service-id", "llama-pods"));
+
+		assertThat(environment.getProperty(KubernetesDiscoveryEnvironmentPostProcessor.CLOUD_PLATFORM)).isNull();
+	}
+
+	@Test
 	void applicationSettingsWin() {
 		StandardEnvironment environment = environment(Map.of("infergate.pools.llama.endpoints", "http://10.0.0.5:8000",
 				KubernetesDiscoveryEnvironmentPostProcessor.DISCOVERY_ENABLED, "true"));
