@@ -313,6 +313,7 @@
     el('td', { text: decision.adapter ? `${decision.model} (${decision.adapter})` : decision.model }),
     el('td', { class: 'mono', text: decision.chosen || '–' }),
     el('td', { class: `outcome-${decision.outcome}`, text: decision.outcome }),
+    el('td', { text: decision.via || '–' }),
     el('td', { class: 'num', text: decision.candidateCount }),
     el('td', { class: 'num', text: decision.durationMicros.toFixed(0) }));
   }
@@ -333,6 +334,7 @@
     add('profile', decision.profile || '–');
     add('picker', decision.picker || '–');
     add('outcome', decision.outcome);
+    add('via', decision.via || '–');
     add('decided in', `${decision.durationMicros.toFixed(1)} µs`);
     const usage = decision.usage;
     add('tokens', usage ? `${usage.inputTokens.toLocaleString()} in (${usage.cachedInputTokens.toLocaleString()} cached), `

@@ -93,6 +93,7 @@ public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<Deci
 	 * @param weights each scorer's weight by scorer name, in the profile's order
 	 * @param chosen the endpoint chosen, or {@code null}
 	 * @param outcome {@code picked}, {@code no-candidates}, {@code failed-open} or {@code error}
+	 * @param via the front door that carried the request: {@code http} or {@code ext-proc}
 	 * @param candidateCount endpoints left after the filters
 	 * @param durationMicros time spent deciding
 	 * @param scores per candidate: each scorer's raw score and the weighted total
@@ -100,7 +101,7 @@ public record DashboardSnapshot(long timeMillis, List<PoolView> pools, List<Deci
 	 * @param usage what the request used and cost, once its response ended; {@code null} before
 	 */
 	public record DecisionView(long sequence, String time, String pool, String model, String adapter,
-			String profile, String picker, Map<String, Double> weights, String chosen, String outcome,
+			String profile, String picker, Map<String, Double> weights, String chosen, String outcome, String via,
 			int candidateCount, double durationMicros, List<CandidateView> scores, List<FilteredView> filteredOut,
 			InferenceReport.RequestUsage usage) {
 	}

@@ -140,7 +140,8 @@ public final class SnapshotAssembler {
 		}
 		return new DecisionView(record.sequence(), record.time().toString(), record.pool(), record.model(),
 				record.adapter(), record.profile(), record.picker(), record.weights(), record.chosen(),
-				record.outcome().label(), record.candidateCount(), record.durationNanos() / 1000.0, scores,
+				record.outcome().label(), (record.settlement() != null) ? record.settlement().via() : null,
+				record.candidateCount(), record.durationNanos() / 1000.0, scores,
 				filteredOut, InferenceReport.RequestUsage.of(record.settlement()));
 	}
 

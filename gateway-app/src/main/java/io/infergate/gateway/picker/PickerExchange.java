@@ -47,6 +47,7 @@ import io.infergate.routing.openai.InvalidRequestException;
 import io.infergate.routing.openai.ParsedRequest;
 import io.infergate.routing.openai.ResponseUsage;
 import io.infergate.routing.request.InferenceRequest;
+import io.infergate.routing.request.Settlement;
 
 /**
  * One request through the picker: one ext_proc stream, in Envoy's {@code FULL_DUPLEX_STREAMED} body mode. Envoy
@@ -320,6 +321,7 @@ final class PickerExchange implements StreamObserver<ProcessingRequest> {
 		if (resolution instanceof Resolution.Routed routed) {
 			route = routed.route();
 			request = routed.request();
+			request.settlement().via(Settlement.VIA_EXT_PROC);
 			limit();
 		}
 		else if (resolution instanceof Resolution.NoLaneFits noLane) {

@@ -15,6 +15,7 @@ import io.infergate.gateway.error.OpenAiError;
 import io.infergate.gateway.error.OpenAiErrorResponses;
 import io.infergate.routing.engine.InferenceEngine;
 import io.infergate.routing.engine.Resolution;
+import io.infergate.routing.request.Settlement;
 import io.infergate.routing.openai.InferenceApi;
 import io.infergate.routing.openai.ParsedRequest;
 
@@ -84,6 +85,7 @@ public class ResolveModelFilter implements GatewayFilter {
 	private Mono<Void> carryOut(Resolution resolution, ServerWebExchange exchange, GatewayFilterChain chain,
 			InferenceContext context, ParsedRequest parsed, ModelFallbacks fallbacks) {
 		if (resolution instanceof Resolution.Routed routed) {
+			routed.request().settlement().via(Settlement.VIA_HTTP);
 			context.resolved(routed.route(), routed.request());
 			byte[] forwarded = ModelRewriter.rewrite(context.body(), parsed, routed.route().upstreamModel());
 			ServerHttpRequest cachedRequest = new CachedBodyRequest(exchange.getRequest(), forwarded,

@@ -304,6 +304,18 @@ class EndpointPickerTests extends SimulatedPods {
 	}
 
 	@Test
+	void decisionsSayWhichFrontDoorCarriedTheRequest() throws Exception {
+		byte[] body = Http.chat("llama", "Through the picker.", false, 2).getBytes(StandardCharsets.UTF_8);
+		EnvoyDataPlane.Stream stream = envoy.open().requestHeaders(CHAT, Map.of(), null, false).requestBody(body, true);
+		assertThat(stream.forward(CHAT, stream.awaitRequestAnswer(false)).status()).isEqualTo(200);
+		assertThat(Http.postJson(url(CHAT), Http.chat("llama", "Through HTTP.", false, 2)).statusCode()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			String report = Http.getAsAdmin(managementUrl("/actuator/inference")).body();
+			assertThat(report).contains("\"via\":\"ext-proc\"").contains("\"via\":\"http\"");
+		});
+	}
+
+	@Test
 	void grpcHealthServesLivenessReadinessAndTheProcessor() {
 		ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.healthPort()).usePlaintext().build();
 		try {

@@ -190,7 +190,8 @@ public class InferenceEndpoint {
 			filteredOut.add(new InferenceReport.FilteredOut(removed.endpoint(), removed.filter()));
 		}
 		return new InferenceReport.Decision(record.time().toString(), record.pool(), record.model(), record.adapter(),
-				record.profile(), record.chosen(), record.outcome().label(), scores, record.picker(), record.weights(),
+				record.profile(), record.chosen(), record.outcome().label(),
+				(record.settlement() != null) ? record.settlement().via() : null, scores, record.picker(), record.weights(),
 				filteredOut, InferenceReport.RequestUsage.of(record.settlement()));
 	}
 }

@@ -67,10 +67,11 @@ public record InferenceReport(List<Pool> pools, List<Decision> decisions, Prefix
 	 * One decision; {@code scores} maps each candidate endpoint to its scorers' raw scores in [0,1] and the weighted
 	 * total. Beyond the contract's fields: the profile's {@code picker}, each scorer's {@code weights},
 	 * {@code filteredOut}, the endpoints a filter removed and which filter removed each, and once the request's
-	 * response ended, what it used and cost ({@code usage}, {@code null} while it runs).
+	 * response ended, what it used and cost ({@code usage}, {@code null} while it runs). {@code via} is the front
+	 * door that carried the request: {@code http} or {@code ext-proc}.
 	 */
 	public record Decision(String time, String pool, String model, String adapter, String profile, String chosen,
-			String outcome, Map<String, EndpointScores> scores, String picker, Map<String, Double> weights,
+			String outcome, String via, Map<String, EndpointScores> scores, String picker, Map<String, Double> weights,
 			List<FilteredOut> filteredOut, RequestUsage usage) {
 	}
 

@@ -9,6 +9,14 @@ import io.infergate.routing.limits.TokenUsage;
  */
 public final class Settlement {
 
+	/** The request came through the HTTP API (the Spring Cloud Gateway route). */
+	public static final String VIA_HTTP = "http";
+
+	/** The request came through the Endpoint Picker (Envoy's ext_proc). */
+	public static final String VIA_EXT_PROC = "ext-proc";
+
+	private volatile String via;
+
 	private volatile TokenUsage usage;
 
 	private volatile double cost;
@@ -20,6 +28,16 @@ public final class Settlement {
 		this.cost = cost;
 		this.currency = currency;
 		this.usage = usage;
+	}
+
+	/** Records which of the gateway's front doors carried the request, {@link #VIA_HTTP} or {@link #VIA_EXT_PROC}. */
+	public void via(String adapter) {
+		this.via = adapter;
+	}
+
+	/** Which front door carried the request, or {@code null} when no adapter said (the bench's replay). */
+	public String via() {
+		return via;
 	}
 
 	public boolean isSettled() {
