@@ -25,6 +25,8 @@ import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import io.infergate.routing.discovery.InferencePoolSource;
 import io.infergate.routing.discovery.PoolInstanceSuppliers;
 import io.infergate.routing.endpoint.EndpointId;
+import io.infergate.routing.pool.EndpointPool;
+import io.infergate.routing.pool.EndpointRegistry;
 import io.infergate.routing.pool.FailureMode;
 import io.infergate.routing.pool.PoolProperties;
 
@@ -60,8 +62,19 @@ public class InferencePoolWatch implements InferencePoolSource {
 
 	private final Map<String, FailureMode> failureModes = new ConcurrentHashMap<>();
 
+	private final EndpointRegistry registry;
+
 	public InferencePoolWatch(KubernetesClient client) {
+		this(client, null);
+	}
+
+	/**
+	 * @param registry where a pool's InferencePool's failure mode is applied to the pool ({@code null}: only
+	 * {@link #failureMode(String)} says it)
+	 */
+	public InferencePoolWatch(KubernetesClient client, EndpointRegistry registry) {
 		this.client = client;
+		this.registry = registry;
 		this.defaultNamespace = (client.getNamespace() != null) ? client.getNamespace() : "default";
 	}
 
@@ -77,6 +90,15 @@ public class InferencePoolWatch implements InferencePoolSource {
 	 */
 	public Optional<FailureMode> failureMode(String pool) {
 		return Optional.ofNullable(failureModes.get(pool));
+	}
+
+	/** Records the InferencePool's failure mode of {@code pool} ({@code null}: it states none) and applies it. */
+	private void failureMode(String pool, FailureMode mode) {
+		FailureMode before = (mode != null) ? failureModes.put(pool, mode) : failureModes.remove(pool);
+		EndpointPool endpointPool = (registry != null && before != mode) ? registry.pool(pool) : null;
+		if (endpointPool != null) {
+			endpointPool.discoveredFailureMode(mode);
+		}
 	}
 
 	@Override
@@ -136,7 +158,7 @@ public class InferencePoolWatch implements InferencePoolSource {
 			GenericKubernetesResource inferencePool = inferencePools.getStore()
 				.getByKey(Cache.namespaceKeyFunc(reference.namespace(), reference.name()));
 			if (inferencePool == null) {
-				failureModes.remove(pool);
+				failureMode(pool, null);
 				if (!missing) {
 					missing = true;
 					logger.warn("Pool '" + pool + "': InferencePool " + reference
@@ -150,7 +172,7 @@ public class InferencePoolWatch implements InferencePoolSource {
 				logger.info("Pool '" + pool + "': InferencePool " + reference + " exists");
 			}
 			InferencePoolSpec spec = InferencePoolSpec.of(inferencePool);
-			spec.failureMode().ifPresentOrElse((mode) -> failureModes.put(pool, mode), () -> failureModes.remove(pool));
+			failureMode(pool, spec.failureMode().orElse(null));
 			sink.next(spec.endpoints(pods.getStore().list())
 				.stream()
 				.sorted()
@@ -161,7 +183,7 @@ public class InferencePoolWatch implements InferencePoolSource {
 		private void stop() {
 			inferencePools.stop();
 			pods.stop();
-			failureModes.remove(pool);
+			failureMode(pool, null);
 		}
 	}
 }

@@ -147,6 +147,8 @@ class InferencePoolDiscoveryTests extends SimulatedPods {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> poolEndpoints().equals(Set.of(id(podB), podB.config().host() + ":9")));
 		assertThat(inferencePools.failureMode("llama")).contains(FailureMode.FAIL_OPEN);
+		// the pool routes as the InferencePool says, whatever infergate.pools.llama.failure-mode is
+		assertThat(endpoints.pool("llama").failureMode()).isEqualTo(FailureMode.FAIL_OPEN);
 	}
 
 	@Test
@@ -162,6 +164,7 @@ class InferencePoolDiscoveryTests extends SimulatedPods {
 
 		await().atMost(Duration.ofSeconds(30)).until(() -> poolEndpoints().equals(Set.of(id(podA))));
 		assertThat(inferencePools.failureMode("llama")).contains(FailureMode.FAIL_OPEN);
+		assertThat(endpoints.pool("llama").failureMode()).isEqualTo(FailureMode.FAIL_OPEN);
 	}
 
 	@Test

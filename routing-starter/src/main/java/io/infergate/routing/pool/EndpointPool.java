@@ -21,6 +21,8 @@ public final class EndpointPool {
 
 	private volatile boolean retiring;
 
+	private volatile FailureMode discoveredFailureMode;
+
 	public EndpointPool(String name, PoolProperties.Pool settings) {
 		this.name = name;
 		this.settings = settings;
@@ -38,8 +40,18 @@ public final class EndpointPool {
 		return settings.engine();
 	}
 
+	/** The failure mode the pool's discovery states (an InferencePool's), else the configured one. */
 	public FailureMode failureMode() {
-		return settings.failureMode();
+		FailureMode discovered = discoveredFailureMode;
+		return (discovered != null) ? discovered : settings.failureMode();
+	}
+
+	/**
+	 * Applies the failure mode the pool's discovery source states, as an InferencePool's
+	 * {@code endpointPickerRef.failureMode} does; {@code null}: the configured {@code failure-mode} again.
+	 */
+	public void discoveredFailureMode(FailureMode mode) {
+		this.discoveredFailureMode = mode;
 	}
 
 	/** The configured profile name, or {@code null} for the default profile. */
