@@ -28,6 +28,8 @@ import org.springframework.validation.annotation.Validated;
  * on the event loop that read them; larger ones on the tokenizer's own threads ({@code infergate-tokenizer}, one per
  * core), so that a long prompt (2 to 3 µs a token) never holds up the connections the loop serves. 0B: always on the
  * tokenizer's threads.
+ * @param enabled Whether the OpenAI API is served on the server port. False runs the Endpoint Picker alone
+ * ({@code infergate.endpoint-picker.enabled}): the server port then serves no API, only 404s.
  */
 @Validated
 @ConfigurationProperties(GatewayProperties.PREFIX)
@@ -37,7 +39,10 @@ public record GatewayProperties(@DefaultValue("16MB") @NotNull DataSize maxBodyS
 		@DefaultValue({ "content-type", "content-length", "accept", "user-agent", "x-request-id", "traceparent",
 				"tracestate", "baggage" }) @NotNull List<String> forwardedHeaders,
 		@DefaultValue("100") @Min(1) int maxRequestHeaders,
-		@DefaultValue("0B") @NotNull DataSize inlineTokenizationLimit) {
+		@DefaultValue("0B") @NotNull DataSize inlineTokenizationLimit, @DefaultValue("true") boolean enabled) {
 
 	public static final String PREFIX = "infergate.gateway";
+
+	/** Off: the OpenAI API is not served (the Endpoint Picker runs alone). */
+	public static final String ENABLED = PREFIX + ".enabled";
 }

@@ -1,5 +1,6 @@
 package io.infergate.gateway.config;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -16,6 +17,7 @@ public class GatewayRoutesConfiguration {
 
 	/** {@code /v1/models}, on the API port only: the management server's context would serve it too. */
 	@Bean
+	@ConditionalOnBooleanProperty(name = GatewayProperties.ENABLED, matchIfMissing = true)
 	RouterFunction<ServerResponse> modelsRoutes(ModelsHandler models, Environment environment) {
 		RequestPredicate apiPort = new ManagementPortRequests(environment).negate();
 		return RouterFunctions.route()

@@ -23,6 +23,7 @@ import org.springframework.cloud.gateway.route.builder.GatewayFilterSpec;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
 import org.springframework.cloud.gateway.route.builder.UriSpec;
 import org.springframework.cloud.gateway.support.RouteMetadataUtils;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -150,6 +151,7 @@ public class InferenceRoute {
 			+ ReactiveLoadBalancerClientFilter.LOAD_BALANCER_CLIENT_FILTER_ORDER) / 2 + 10;
 
 	@Bean
+	@ConditionalOnBooleanProperty(name = GatewayProperties.ENABLED, matchIfMissing = true)
 	RouteLocator inferenceRouteLocator(RouteLocatorBuilder routes, HttpClientProperties client,
 			ServerProperties server, InferenceEngine engine, ApiKeys keys, EndpointCircuits circuits,
 			GatewayProperties gateway, CompletedRequests completed, PoolTimeouts timeouts,
