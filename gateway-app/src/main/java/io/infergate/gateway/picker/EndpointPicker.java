@@ -47,18 +47,22 @@ public class EndpointPicker extends ExternalProcessorGrpc.ExternalProcessorImplB
 
 	private final int bodyChunkBytes;
 
+	private final long inlineTokenizationLimit;
+
 	/**
 	 * @param maxBodyBytes larger request bodies are answered 413, as by the HTTP route
 	 * @param bodyChunkBytes the largest body chunk sent back to the proxy
+	 * @param inlineTokenizationLimit bodies up to this many bytes are tokenized where their last chunk arrived
 	 */
 	public EndpointPicker(InferenceEngine engine, ApiKeys keys, InferenceObjectives objectives,
-			CompletedRequests completed, long maxBodyBytes, int bodyChunkBytes) {
+			CompletedRequests completed, long maxBodyBytes, int bodyChunkBytes, long inlineTokenizationLimit) {
 		this.engine = engine;
 		this.keys = keys;
 		this.objectives = objectives;
 		this.completed = completed;
 		this.maxBodyBytes = Math.min(maxBodyBytes, Integer.MAX_VALUE - 8);
 		this.bodyChunkBytes = bodyChunkBytes;
+		this.inlineTokenizationLimit = inlineTokenizationLimit;
 	}
 
 	@Override
@@ -88,6 +92,10 @@ public class EndpointPicker extends ExternalProcessorGrpc.ExternalProcessorImplB
 
 	int bodyChunkBytes() {
 		return bodyChunkBytes;
+	}
+
+	long inlineTokenizationLimit() {
+		return inlineTokenizationLimit;
 	}
 
 	/** Records an ended exchange as the HTTP route records its requests. */

@@ -34,7 +34,8 @@ public class EndpointPickerConfiguration {
 		EndpointPicker endpointPicker(InferenceEngine engine, ApiKeys keys, ObjectProvider<InferenceObjectives> objectives,
 				CompletedRequests completed, GatewayProperties gateway, EndpointPickerProperties properties) {
 			return new EndpointPicker(engine, keys, objectives.getIfAvailable(() -> InferenceObjectives.NONE), completed,
-					gateway.maxBodySize().toBytes(), (int) Math.max(1, properties.bodyChunkSize().toBytes()));
+					gateway.maxBodySize().toBytes(), (int) Math.max(1, properties.bodyChunkSize().toBytes()),
+					gateway.inlineTokenizationLimit().toBytes());
 		}
 
 		@Bean

@@ -19,12 +19,14 @@ import org.springframework.validation.annotation.Validated;
  * {@code readiness} and {@code envoy.service.ext_proc.v3.ExternalProcessor}. 0: served on {@code port} only.
  * @param bodyChunkSize The largest body chunk the picker sends back to the proxy (64KB, as Envoy's streamed mode
  * expects).
+ * @param directExecutor Whether each stream's messages are handled on the gRPC transport's event loop, as the HTTP
+ * route handles requests on its own, instead of being handed to a worker pool.
  */
 @Validated
 @ConfigurationProperties(EndpointPickerProperties.PREFIX)
 public record EndpointPickerProperties(@DefaultValue("false") boolean enabled,
 		@DefaultValue("9002") @Min(0) @Max(65535) int port, @DefaultValue("9003") @Min(0) @Max(65535) int healthPort,
-		@DefaultValue("64KB") @NotNull DataSize bodyChunkSize) {
+		@DefaultValue("64KB") @NotNull DataSize bodyChunkSize, @DefaultValue("true") boolean directExecutor) {
 
 	public static final String PREFIX = "infergate.endpoint-picker";
 }

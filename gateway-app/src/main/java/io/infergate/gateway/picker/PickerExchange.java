@@ -311,13 +311,52 @@ final class PickerExchange implements StreamObserver<ProcessingRequest> {
 		resolve();
 	}
 
+	/**
+	 * Resolves the model being tried. With a model's tokenizer, a body above {@code inline-tokenization-limit}
+	 * whose text the tokenizer has not mostly seen is tokenized on the tokenizer's threads, as the HTTP route does,
+	 * never on the transport's event loop.
+	 */
 	private void resolve() {
 		InferenceEngine engine = picker.engine();
 		String model = models.get(modelIndex);
 		if (modelIndex > 0) {
 			engine.fallbackTaken(model);
 		}
-		Resolution resolution = engine.resolve(model, parsed, api.work(), caller, sessionKey());
+		String sessionKey = sessionKey();
+		if (parsed.source() != null && api.work() != InferenceApi.Work.TOKENIZER
+				&& body.length > picker.inlineTokenizationLimit() && engine.tokenizers().anyCostly()) {
+			Resolution cheap = engine.resolve(model, parsed, api.work(), caller, sessionKey, false);
+			if (cheap instanceof Resolution.NeedsTokenizing) {
+				ResolveModelFilter.TOKENIZING.schedule(() -> tokenized(model, sessionKey));
+				return;
+			}
+			carryOut(cheap);
+			return;
+		}
+		carryOut(engine.resolve(model, parsed, api.work(), caller, sessionKey));
+	}
+
+	private void tokenized(String model, String sessionKey) {
+		Resolution resolution;
+		try {
+			resolution = picker.engine().resolve(model, parsed, api.work(), caller, sessionKey);
+		}
+		catch (RuntimeException ex) {
+			synchronized (this) {
+				logger.error("The endpoint picker failed to tokenize a request", ex);
+				answer(new OpenAiError(HttpStatus.INTERNAL_SERVER_ERROR, "The gateway failed to route the request.",
+						"server_error", null, "internal_error"), new HttpHeaders());
+			}
+			return;
+		}
+		synchronized (this) {
+			if (phase != Phase.ENDED) {
+				carryOut(resolution);
+			}
+		}
+	}
+
+	private void carryOut(Resolution resolution) {
 		if (resolution instanceof Resolution.Routed routed) {
 			route = routed.route();
 			request = routed.request();

@@ -50,6 +50,9 @@ public class PickerServer implements SmartLifecycle {
 	public synchronized void start() {
 		try {
 			NettyServerBuilder builder = NettyServerBuilder.forPort(properties.port()).addService(picker);
+			if (properties.directExecutor()) {
+				builder.directExecutor();
+			}
 			boolean ownHealthPort = properties.healthPort() > 0 && properties.healthPort() != properties.port();
 			if (!ownHealthPort) {
 				builder.addService(health.getHealthService());

@@ -35,8 +35,8 @@ public class ResolveModelFilter implements GatewayFilter {
 
 	public static final String SESSION_HEADER = "x-session-id";
 
-	/** Where prompts are tokenized: one thread per core, as tokenizing only computes. */
-	static final Scheduler TOKENIZING = Schedulers.newParallel("infergate-tokenizer",
+	/** Where prompts are tokenized: one thread per core, as tokenizing only computes (the Endpoint Picker's too). */
+	public static final Scheduler TOKENIZING = Schedulers.newParallel("infergate-tokenizer",
 			Runtime.getRuntime().availableProcessors(), true);
 
 	private final InferenceEngine engine;
