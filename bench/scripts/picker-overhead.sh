@@ -126,7 +126,7 @@ run_leg() { # leg seconds [rate] -> "requests/s p50 p99 cpu_us_per_request"
 	case $leg in
 		picker)
 			out=$("$JAVA" -jar "$BENCH_JAR" picker-load --target 127.0.0.1:$PICKER_PORT --concurrency "$CONNECTIONS" \
-				--duration "$seconds" --warmup 0 ${rate:+--rate "$rate"})
+				--duration "$seconds" --warmup 0 ${rate:+--rate "$rate"} 2>>"$work/picker-load.log")
 			# shellcheck disable=SC2086
 			after=$(cpu_ticks $pids)
 			echo "$out" | tr ' ' '\n' | awk -F= -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" '

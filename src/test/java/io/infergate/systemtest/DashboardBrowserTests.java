@@ -149,6 +149,8 @@ class DashboardBrowserTests {
 				.findFirst()
 				.orElse(null));
 		String chosen = newest.findElements(By.tagName("td")).get(3).getText();
+		// the front door that carried it: the OpenAI API (the Endpoint Picker's say ext-proc)
+		assertThat(newest.findElements(By.tagName("td")).get(5).getText()).isEqualTo("http");
 		browser.screenshot("decisions");
 
 		newest.click();
