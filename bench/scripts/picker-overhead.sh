@@ -19,7 +19,7 @@
 # medians. Needs wrk, nginx, curl; builds the jars when missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source bench/scripts/wrk-legs.sh # cpu_ticks, wrk_post_script
+source bench/scripts/wrk-legs.sh # await_ready, cpu_ticks, wrk_post_script
 
 ENDPOINTS=${ENDPOINTS:-100}
 ROUNDS=${ROUNDS:-3}
@@ -54,19 +54,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_for() { # url seconds
-	for _ in $(seq 1 $(($2 * 4))); do
-		curl -sf -o /dev/null "$1" && return 0
-		sleep 0.25
-	done
-	echo "no answer from $1; logs in $work" >&2
-	exit 1
-}
-
 # --- canned responses, recorded from the simulator
 "$JAVA" -jar "$SIM_JAR" --port 19299 --model llama --perf-profile zero >"$work/sim.log" 2>&1 &
 sim=$!
-wait_for http://127.0.0.1:19299/health 60
+await_ready http://127.0.0.1:19299/health "$work/sim.log"
 chat='{"model":"llama","max_tokens":16,"messages":[{"role":"user","content":"Where should this request go? Pick the best replica."}]}'
 mkdir -p "$work/canned/v1"
 curl -sf http://127.0.0.1:19299/metrics >"$work/canned/metrics"
@@ -100,7 +91,7 @@ http {
 }
 EOF
 nginx -c "$work/backends.conf" -p "$work"
-wait_for "http://127.0.0.1:$BASE_PORT/metrics" 10
+await_ready "http://127.0.0.1:$BASE_PORT/metrics" "$work/backends-error.log"
 
 # shellcheck disable=SC2086
 "$JAVA" $JAVA_OPTS -jar "$GATEWAY_JAR" --server.port=$API_PORT --management.server.port=$MANAGEMENT_PORT \
@@ -109,7 +100,7 @@ wait_for "http://127.0.0.1:$BASE_PORT/metrics" 10
 	--infergate.endpoint-picker.enabled=true --infergate.endpoint-picker.port=$PICKER_PORT \
 	--infergate.endpoint-picker.health-port=0 --logging.level.root=WARN >"$work/gateway.log" 2>&1 &
 gateway=$!
-wait_for "http://127.0.0.1:$MANAGEMENT_PORT/actuator/health/readiness" 120
+await_ready "http://127.0.0.1:$MANAGEMENT_PORT/actuator/health/readiness" "$work/gateway.log"
 sleep 3 # every endpoint scraped at least once
 
 wrk_post_script "$work/plain.lua" "$chat"
