@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 import com.google.protobuf.ByteString;
@@ -162,8 +163,7 @@ final class PickerExchange implements StreamObserver<ProcessingRequest> {
 		}
 		catch (RuntimeException ex) {
 			logger.error("The endpoint picker failed on a " + message.getRequestCase() + " message", ex);
-			answer(new OpenAiError(HttpStatus.INTERNAL_SERVER_ERROR, "The gateway failed to route the request.",
-					"server_error", null, "internal_error"), new HttpHeaders());
+			internalError();
 		}
 	}
 
@@ -344,8 +344,7 @@ final class PickerExchange implements StreamObserver<ProcessingRequest> {
 		catch (RuntimeException ex) {
 			synchronized (this) {
 				logger.error("The endpoint picker failed to tokenize a request", ex);
-				answer(new OpenAiError(HttpStatus.INTERNAL_SERVER_ERROR, "The gateway failed to route the request.",
-						"server_error", null, "internal_error"), new HttpHeaders());
+				internalError();
 			}
 			return;
 		}
@@ -503,12 +502,7 @@ final class PickerExchange implements StreamObserver<ProcessingRequest> {
 		}
 		usage = new ResponseUsage(removeUsageChunk);
 		send(EnvoyMessages.routeTo(chosen.id().toString(), forwarded.length, Map.of()));
-		int chunkSize = picker.bodyChunkBytes();
-		for (int start = 0; start < forwarded.length; start += chunkSize) {
-			int end = Math.min(forwarded.length, start + chunkSize);
-			send(EnvoyMessages.requestBody(ByteString.copyFrom(forwarded, start, end - start),
-					end == forwarded.length && !requestTrailers));
-		}
+		sendInChunks(ByteString.copyFrom(forwarded), !requestTrailers, EnvoyMessages::requestBody);
 		if (requestTrailers) {
 			send(EnvoyMessages.requestTrailers());
 		}
@@ -568,17 +562,7 @@ final class PickerExchange implements StreamObserver<ProcessingRequest> {
 		else {
 			usage.readJson(buffer);
 		}
-		int chunkSize = picker.bodyChunkBytes();
-		if (relayed.size() <= chunkSize) {
-			send(EnvoyMessages.responseBody(relayed, chunk.getEndOfStream()));
-		}
-		else {
-			for (int start = 0; start < relayed.size(); start += chunkSize) {
-				int end = Math.min(relayed.size(), start + chunkSize);
-				send(EnvoyMessages.responseBody(relayed.substring(start, end),
-						chunk.getEndOfStream() && end == relayed.size()));
-			}
-		}
+		sendInChunks(relayed, chunk.getEndOfStream(), EnvoyMessages::responseBody);
 		if (chunk.getEndOfStream()) {
 			settle(true);
 		}
@@ -591,6 +575,12 @@ final class PickerExchange implements StreamObserver<ProcessingRequest> {
 		}
 		send(EnvoyMessages.responseTrailers());
 		settle(true);
+	}
+
+	/** The picker itself failed: a 500 for the proxy to answer (logged where it happened), and the end of the stream. */
+	private void internalError() {
+		answer(new OpenAiError(HttpStatus.INTERNAL_SERVER_ERROR, "The gateway failed to route the request.",
+				"server_error", null, "internal_error"), new HttpHeaders());
 	}
 
 	/** A message the protocol does not allow here: a 400 for the proxy to answer, and the end of the stream. */
@@ -645,11 +635,26 @@ final class PickerExchange implements StreamObserver<ProcessingRequest> {
 
 	/** As the HTTP route settles: as reported, else the prompt when a model server took it and did not fail. */
 	private TokenUsage used() {
-		if (usage == null || request == null) {
+		if (request == null) {
 			return TokenUsage.NONE;
 		}
-		boolean reached = dispatch != null && dispatch.lastEndpoint() != null;
-		return usage.tokens(request.estimatedPromptTokens(), reached && status < 400);
+		return LimitsFilter.used(usage, dispatch, status, request);
+	}
+
+	/**
+	 * Sends {@code body} in chunks of at most {@code body-chunk-size} (an empty body as one empty chunk), the last
+	 * marked {@code endOfStream}.
+	 */
+	private void sendInChunks(ByteString body, boolean endOfStream,
+			BiFunction<ByteString, Boolean, ProcessingResponse> message) {
+		int chunkSize = picker.bodyChunkBytes();
+		int start = 0;
+		do {
+			int end = Math.min(body.size(), start + chunkSize);
+			send(message.apply(body.substring(start, end), endOfStream && end == body.size()));
+			start = end;
+		}
+		while (start < body.size());
 	}
 
 	private void send(ProcessingResponse response) {

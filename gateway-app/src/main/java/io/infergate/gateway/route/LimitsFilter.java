@@ -105,11 +105,18 @@ public class LimitsFilter implements GatewayFilter {
 	 * it and answered without error) and the content chunks relayed. Its cost is priced from the same.
 	 */
 	static TokenUsage used(ServerWebExchange exchange, InferenceContext context, InferenceRequest request) {
-		ResponseUsage usage = context.usage();
-		Dispatch dispatch = context.dispatch();
+		return used(context.usage(), context.dispatch(),
+				(exchange.getResponse().getStatusCode() != null) ? exchange.getResponse().getStatusCode().value() : 200,
+				request);
+	}
+
+	/**
+	 * The same for any adapter: {@code usage} as read from the response ({@code null}: nothing read), the request's
+	 * dispatch ({@code null}: none opened) and the status its client got.
+	 */
+	public static TokenUsage used(ResponseUsage usage, Dispatch dispatch, int statusCode, InferenceRequest request) {
 		boolean reachedModelServer = dispatch != null && dispatch.lastEndpoint() != null;
-		HttpStatus status = HttpStatus.resolve(
-				(exchange.getResponse().getStatusCode() != null) ? exchange.getResponse().getStatusCode().value() : 200);
+		HttpStatus status = HttpStatus.resolve(statusCode);
 		boolean failed = status != null && status.isError();
 		return (usage != null) ? usage.tokens(request.estimatedPromptTokens(), reachedModelServer && !failed)
 				: TokenUsage.NONE;
